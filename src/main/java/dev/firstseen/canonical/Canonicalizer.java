@@ -1,0 +1,153 @@
+package dev.firstseen.canonical;
+
+import dev.firstseen.emit.DeadLetterReason;
+import java.io.Serializable;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Turns a URL as an extractor found it into the canonical form that is FirstSeen's dedup identity.
+ * A pure function: no I/O, no DNS, no shared mutable state; safe to call from any thread.
+ *
+ * <p>Profile {@value #PROFILE}: only equivalences that RFC 3986 section 6 and the WHATWG URL
+ * Standard agree hold for http(s), applied by small named rules in this order — {@link
+ * WhitespaceRule}, {@link SchemeRule}, userinfo removal, {@link HostRule}, {@link PortRule}, {@link
+ * PathRule}, {@link QueryRule}, fragment removal. Two URLs get the same canonical form only if
+ * every conforming server must treat them as the same resource, so the canonical form never merges
+ * distinct pages. The output is ASCII and canonicalizing it again returns it unchanged.
+ *
+ * <p>The canonical form is only a key: the URL sent to the fetcher is the original.
+ */
+public final class Canonicalizer implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * Name and version of the rule set. It is recorded in the job's state: a job restored with
+     * another profile would fork the seen-set, so such a restore is refused.
+     */
+    public static final String PROFILE = "rfc3986-safe/1";
+
+    /** Schemes with an authority and a default port that this canonicalizer knows how to read. */
+    public static final Set<String> KNOWN_SCHEMES = Set.of("http", "https", "ftp", "ws", "wss");
+
+    private final Set<String> schemes;
+    private final int maxLength;
+
+    /**
+     * @param schemes schemes to accept, a subset of {@link #KNOWN_SCHEMES}
+     * @param maxLength longest canonical URL accepted, in characters
+     */
+    public Canonicalizer(Set<String> schemes, int maxLength) {
+        TreeSet<String> lower = new TreeSet<>();
+        for (String s : schemes) {
+            String scheme = s.toLowerCase(Locale.ROOT);
+            if (!KNOWN_SCHEMES.contains(scheme)) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Scheme '%s' is not supported; choose from %s", s, KNOWN_SCHEMES));
+            }
+            lower.add(scheme);
+        }
+        if (lower.isEmpty()) {
+            throw new IllegalArgumentException("At least one scheme must be accepted");
+        }
+        if (maxLength < 16) {
+            throw new IllegalArgumentException("maxLength must be at least 16, was " + maxLength);
+        }
+        this.schemes = Set.copyOf(lower);
+        this.maxLength = maxLength;
+    }
+
+    /** http and https, 8 KiB. */
+    public static Canonicalizer defaults() {
+        return new Canonicalizer(Set.of("http", "https"), 8192);
+    }
+
+    public Canonicalization canonicalize(String input) {
+        try {
+            return run(input);
+        } catch (Rejected r) {
+            return Canonicalization.rejected(r.reason, r.getMessage());
+        }
+    }
+
+    private Canonicalization run(String input) throws Rejected {
+        String s = WhitespaceRule.apply(input);
+        if (s.isEmpty()) {
+            throw new Rejected(DeadLetterReason.EMPTY, "empty URL");
+        }
+        int colon = SchemeRule.schemeEnd(s);
+        String scheme = SchemeRule.scheme(s, colon, schemes);
+        int len = s.length();
+
+        // Special schemes ignore any number of slashes or backslashes before the authority.
+        int authStart = colon + 1;
+        while (authStart < len && PathRule.isSeparator(s.charAt(authStart))) {
+            authStart++;
+        }
+        int authEnd = authStart;
+        while (authEnd < len) {
+            char c = s.charAt(authEnd);
+            if (c == '/' || c == '\\' || c == '?' || c == '#') {
+                break;
+            }
+            authEnd++;
+        }
+
+        // Rule "userinfo": dropped. Credentials never select a different resource of a crawl.
+        int hostStart = s.lastIndexOf('@', authEnd - 1) + 1;
+        if (hostStart < authStart) {
+            hostStart = authStart;
+        }
+        int hostEnd = hostStart;
+        if (hostStart < authEnd && s.charAt(hostStart) == '[') {
+            int close = s.indexOf(']', hostStart);
+            hostEnd = close < 0 || close >= authEnd ? authEnd : close + 1;
+        } else {
+            while (hostEnd < authEnd && s.charAt(hostEnd) != ':') {
+                hostEnd++;
+            }
+        }
+        int portStart = hostEnd;
+        if (portStart < authEnd) {
+            if (s.charAt(portStart) != ':') {
+                throw new Rejected(DeadLetterReason.BAD_HOST, "text after the IPv6 literal");
+            }
+            portStart++;
+        }
+
+        HostRule.Host host = HostRule.apply(s, hostStart, hostEnd);
+        int port = PortRule.apply(s, portStart, authEnd, SchemeRule.defaultPort(scheme));
+
+        StringBuilder out = new StringBuilder(len + 16);
+        out.append(scheme).append("://").append(host.name());
+        if (port >= 0) {
+            out.append(':').append(port);
+        }
+        int pathEnd = authEnd;
+        while (pathEnd < len && s.charAt(pathEnd) != '?' && s.charAt(pathEnd) != '#') {
+            pathEnd++;
+        }
+        PathRule.apply(s, authEnd, pathEnd, out);
+        if (pathEnd < len && s.charAt(pathEnd) == '?') {
+            int queryEnd = s.indexOf('#', pathEnd + 1);
+            QueryRule.apply(s, pathEnd + 1, queryEnd < 0 ? len : queryEnd, out);
+        }
+        // Rule "fragment": dropped; it never reaches the server.
+        if (out.length() > maxLength) {
+            throw new Rejected(
+                    DeadLetterReason.CANONICAL_TOO_LONG,
+                    "canonical URL has " + out.length() + " characters, more than " + maxLength);
+        }
+        return Canonicalization.accepted(out.toString(), host.name(), host.type());
+    }
+
+    public Set<String> schemes() {
+        return schemes;
+    }
+
+    public int maxLength() {
+        return maxLength;
+    }
+}

@@ -1,0 +1,218 @@
+package dev.firstseen.config;
+
+import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.keying.KeyMode;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+
+/**
+ * Every FirstSeen option. Pass them as {@code --key value} program arguments; Flink's own options
+ * (such as {@code execution.checkpointing.interval}) are accepted the same way.
+ */
+public final class FirstSeenOptions {
+    private FirstSeenOptions() {}
+
+    /** Prefix of Kafka client properties passed to the source and both sinks. */
+    public static final String KAFKA_PROPERTIES_PREFIX = "kafka.properties.";
+
+    public static final ConfigOption<String> BOOTSTRAP_SERVERS =
+            ConfigOptions.key("kafka.bootstrap-servers")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Kafka bootstrap servers, host:port[,host:port...], for input and"
+                                    + " output. Required.");
+
+    public static final ConfigOption<String> GROUP_ID =
+            ConfigOptions.key("kafka.group-id")
+                    .stringType()
+                    .defaultValue("firstseen")
+                    .withDescription(
+                            "Consumer group id. Offsets are committed on completed checkpoints,"
+                                    + " for monitoring lag; recovery uses the checkpoint's offsets.");
+
+    public static final ConfigOption<List<String>> INPUT_TOPICS =
+            ConfigOptions.key("input.topics")
+                    .stringType()
+                    .asList()
+                    .defaultValues("urls")
+                    .withDescription("Topics with raw URLs, separated by ';'.");
+
+    public static final ConfigOption<StartingOffsets> STARTING_OFFSETS =
+            ConfigOptions.key("input.starting-offsets")
+                    .enumType(StartingOffsets.class)
+                    .defaultValue(StartingOffsets.COMMITTED)
+                    .withDescription(
+                            "Where to start without a checkpoint: COMMITTED (the group's offsets,"
+                                    + " else earliest), EARLIEST or LATEST. Ignored on restore.");
+
+    public static final ConfigOption<Boolean> BOUNDED =
+            ConfigOptions.key("input.bounded")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Stop at the offsets that were the latest when the job started, then"
+                                    + " finish: for backfills and tests.");
+
+    public static final ConfigOption<MemorySize> MAX_RECORD_SIZE =
+            ConfigOptions.key("input.max-record-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("64kb"))
+                    .withDescription(
+                            "Largest input value accepted; larger ones are dead letters"
+                                    + " (too-long).");
+
+    public static final ConfigOption<String> FRONTIER_TOPIC =
+            ConfigOptions.key("frontier.topic")
+                    .stringType()
+                    .defaultValue("frontier")
+                    .withDescription("Topic that receives first-seen URLs.");
+
+    public static final ConfigOption<String> DEAD_LETTER_TOPIC =
+            ConfigOptions.key("dead-letter.topic")
+                    .stringType()
+                    .defaultValue("frontier-dead-letters")
+                    .withDescription("Topic that receives records FirstSeen could not use.");
+
+    public static final ConfigOption<MemorySize> DEAD_LETTER_MAX_RAW =
+            ConfigOptions.key("dead-letter.max-raw-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("8kb"))
+                    .withDescription(
+                            "How much of a bad value a dead letter keeps; the rest is cut"
+                                    + " (raw_truncated=true) so it fits in a Kafka message.");
+
+    public static final ConfigOption<DeliveryGuarantee> DELIVERY_GUARANTEE =
+            ConfigOptions.key("sink.delivery-guarantee")
+                    .enumType(DeliveryGuarantee.class)
+                    .defaultValue(DeliveryGuarantee.EXACTLY_ONCE)
+                    .withDescription(
+                            "EXACTLY_ONCE: output is committed with each checkpoint, consumers"
+                                    + " read with isolation.level=read_committed. AT_LEAST_ONCE:"
+                                    + " lower latency, a URL may appear twice after a failure.");
+
+    public static final ConfigOption<String> TRANSACTIONAL_ID_PREFIX =
+            ConfigOptions.key("sink.transactional-id-prefix")
+                    .stringType()
+                    .defaultValue("firstseen")
+                    .withDescription(
+                            "Prefix of the Kafka transactional ids (suffixed -frontier and"
+                                    + " -dead-letters). Must be unique per job on a cluster.");
+
+    public static final ConfigOption<Duration> TRANSACTION_TIMEOUT =
+            ConfigOptions.key("sink.transaction-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(15))
+                    .withDescription(
+                            "Kafka transaction timeout. At most the broker's"
+                                    + " transaction.max.timeout.ms (15 min by default); must be"
+                                    + " longer than a checkpoint interval plus the longest"
+                                    + " recovery, or output of that checkpoint is lost.");
+
+    public static final ConfigOption<List<String>> SCHEMES =
+            ConfigOptions.key("canonical.schemes")
+                    .stringType()
+                    .asList()
+                    .defaultValues("http", "https")
+                    .withDescription(
+                            "Schemes to accept, from http, https, ftp, ws, wss; others are dead"
+                                    + " letters (unsupported-scheme).");
+
+    public static final ConfigOption<Integer> MAX_URL_LENGTH =
+            ConfigOptions.key("canonical.max-url-length")
+                    .intType()
+                    .defaultValue(8192)
+                    .withDescription(
+                            "Longest URL accepted, in characters, before and after"
+                                    + " canonicalization.");
+
+    public static final ConfigOption<KeyMode> KEY_MODE =
+            ConfigOptions.key("keying.mode")
+                    .enumType(KeyMode.class)
+                    .defaultValue(KeyMode.DOMAIN)
+                    .withDescription(
+                            "DOMAIN: registrable domain (public suffix list, private suffixes"
+                                    + " included); HOST: the host name. IP hosts key by address."
+                                    + " Fixed for the life of the state.");
+
+    public static final ConfigOption<DedupMode> DEDUP_MODE =
+            ConfigOptions.key("dedup.mode")
+                    .enumType(DedupMode.class)
+                    .defaultValue(DedupMode.EXACT)
+                    .withDescription(
+                            "EXACT: Bloom filter plus exact fingerprint store, never drops a new"
+                                    + " URL. APPROXIMATE: Bloom filter only, drops a new URL with"
+                                    + " the false-positive rate; far less state.");
+
+    public static final ConfigOption<Long> EXPECTED_URLS_PER_KEY =
+            ConfigOptions.key("dedup.bloom.expected-urls-per-key")
+                    .longType()
+                    .defaultValue(1000L)
+                    .withDescription(
+                            "URLs the first Bloom layer of a key holds; each further layer holds"
+                                    + " 4x more. Applies to keys created from now on.");
+
+    public static final ConfigOption<Double> FALSE_POSITIVE_RATE =
+            ConfigOptions.key("dedup.bloom.false-positive-rate")
+                    .doubleType()
+                    .defaultValue(0.01)
+                    .withDescription(
+                            "Target Bloom false-positive rate per key, over all layers. Exact"
+                                    + " mode: share of new URLs that cost a RocksDB read."
+                                    + " Approximate mode: share of new URLs dropped.");
+
+    public static final ConfigOption<MemorySize> FILTER_CACHE_SIZE =
+            ConfigOptions.key("dedup.bloom.cache-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("64mb"))
+                    .withDescription(
+                            "Heap for cached Bloom pages per dedup subtask (task heap, not"
+                                    + " managed memory). Least recently used keys are written"
+                                    + " back and dropped beyond it.");
+
+    public static final ConfigOption<Integer> RECENT_CACHE_ENTRIES =
+            ConfigOptions.key("dedup.recent-cache.entries")
+                    .intType()
+                    .defaultValue(65536)
+                    .withDescription(
+                            "Fingerprints in the L1 recent-URL cache per dedup subtask (16 bytes"
+                                    + " each, rounded up to a power of two); 0 disables it.");
+
+    public static final ConfigOption<Boolean> ALLOW_SETTINGS_CHANGE =
+            ConfigOptions.key("dedup.allow-settings-change")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Restore even if the canonicalization profile, key mode or dedup"
+                                    + " mode differ from the state's, accepting that URLs seen"
+                                    + " before may be emitted again.");
+
+    /** All options, for validation and documentation. */
+    public static final List<ConfigOption<?>> ALL =
+            List.of(
+                    BOOTSTRAP_SERVERS,
+                    GROUP_ID,
+                    INPUT_TOPICS,
+                    STARTING_OFFSETS,
+                    BOUNDED,
+                    MAX_RECORD_SIZE,
+                    FRONTIER_TOPIC,
+                    DEAD_LETTER_TOPIC,
+                    DEAD_LETTER_MAX_RAW,
+                    DELIVERY_GUARANTEE,
+                    TRANSACTIONAL_ID_PREFIX,
+                    TRANSACTION_TIMEOUT,
+                    SCHEMES,
+                    MAX_URL_LENGTH,
+                    KEY_MODE,
+                    DEDUP_MODE,
+                    EXPECTED_URLS_PER_KEY,
+                    FALSE_POSITIVE_RATE,
+                    FILTER_CACHE_SIZE,
+                    RECENT_CACHE_ENTRIES,
+                    ALLOW_SETTINGS_CHANGE);
+}

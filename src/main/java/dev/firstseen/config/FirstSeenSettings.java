@@ -1,0 +1,254 @@
+package dev.firstseen.config;
+
+import static dev.firstseen.config.FirstSeenOptions.*;
+
+import dev.firstseen.canonical.Canonicalizer;
+import dev.firstseen.dedup.DedupConfig;
+import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.keying.KeyMode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+
+/**
+ * The validated settings of one FirstSeen job, read from a Flink {@link Configuration}. {@link
+ * #from} checks everything at once and throws one {@link IllegalArgumentException} that lists every
+ * problem with what to change, before any Flink or Kafka resource is created.
+ */
+public final class FirstSeenSettings {
+    /** Key prefixes that belong to FirstSeen; an unknown key under them is a typo. */
+    private static final List<String> OWN_PREFIXES =
+            List.of(
+                    "kafka.",
+                    "input.",
+                    "frontier.",
+                    "dead-letter.",
+                    "sink.",
+                    "canonical.",
+                    "keying.",
+                    "dedup.");
+
+    private final Configuration conf;
+    private final Properties kafkaProperties;
+
+    private FirstSeenSettings(Configuration conf, Properties kafkaProperties) {
+        this.conf = conf;
+        this.kafkaProperties = kafkaProperties;
+    }
+
+    public static FirstSeenSettings from(Configuration conf) {
+        List<String> problems = new ArrayList<>();
+        Set<String> known = new HashSet<>();
+        for (ConfigOption<?> o : ALL) {
+            known.add(o.key());
+        }
+        Properties kafka = new Properties();
+        for (Map.Entry<String, String> e : new TreeMap<>(conf.toMap()).entrySet()) {
+            String key = e.getKey();
+            if (key.startsWith(KAFKA_PROPERTIES_PREFIX)) {
+                String prop = key.substring(KAFKA_PROPERTIES_PREFIX.length());
+                if (prop.isEmpty()) {
+                    problems.add("'" + key + "' names no Kafka property");
+                } else {
+                    kafka.setProperty(prop, e.getValue());
+                }
+            } else if (!known.contains(key) && OWN_PREFIXES.stream().anyMatch(key::startsWith)) {
+                problems.add(
+                        String.format(
+                                "Unknown option '%s'. FirstSeen options are: %s; Kafka client"
+                                        + " properties go under '%s'",
+                                key, known.stream().sorted().toList(), KAFKA_PROPERTIES_PREFIX));
+            }
+        }
+        // Reading every option once reports values that do not parse (e.g. a bad enum).
+        for (ConfigOption<?> o : ALL) {
+            try {
+                conf.get(o);
+            } catch (IllegalArgumentException ex) {
+                problems.add(String.format("Option '%s': %s", o.key(), ex.getMessage()));
+            }
+        }
+        if (problems.isEmpty()) {
+            check(conf, problems);
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "Invalid FirstSeen configuration:\n  - " + String.join("\n  - ", problems));
+        }
+        return new FirstSeenSettings(conf, kafka);
+    }
+
+    private static void check(Configuration conf, List<String> problems) {
+        String servers = conf.get(BOOTSTRAP_SERVERS);
+        if (servers == null || servers.isBlank()) {
+            problems.add(
+                    "'kafka.bootstrap-servers' is required, e.g. --kafka.bootstrap-servers"
+                            + " broker1:9092");
+        }
+        if (conf.get(INPUT_TOPICS).isEmpty()
+                || conf.get(INPUT_TOPICS).stream().anyMatch(String::isBlank)) {
+            problems.add("'input.topics' must name at least one topic, without empty names");
+        }
+        for (ConfigOption<String> o : List.of(FRONTIER_TOPIC, DEAD_LETTER_TOPIC, GROUP_ID)) {
+            if (conf.get(o).isBlank()) {
+                problems.add("'" + o.key() + "' must not be empty");
+            }
+        }
+        if (conf.get(FRONTIER_TOPIC).equals(conf.get(DEAD_LETTER_TOPIC))) {
+            problems.add("'frontier.topic' and 'dead-letter.topic' must be different topics");
+        }
+        if (conf.get(INPUT_TOPICS).contains(conf.get(FRONTIER_TOPIC))) {
+            problems.add("'frontier.topic' must not be one of 'input.topics' (a feedback loop)");
+        }
+        if (conf.get(DELIVERY_GUARANTEE) == DeliveryGuarantee.NONE) {
+            problems.add(
+                    "'sink.delivery-guarantee' NONE may lose first-seen URLs, which are then"
+                            + " never fetched; use EXACTLY_ONCE or AT_LEAST_ONCE");
+        }
+        if (conf.get(TRANSACTIONAL_ID_PREFIX).isBlank()) {
+            problems.add("'sink.transactional-id-prefix' must not be empty");
+        }
+        Duration timeout = conf.get(TRANSACTION_TIMEOUT);
+        if (timeout.compareTo(Duration.ofSeconds(10)) < 0) {
+            problems.add(
+                    "'sink.transaction-timeout' is "
+                            + timeout
+                            + "; it must be at least 10 s and longer than a checkpoint interval");
+        }
+        try {
+            new Canonicalizer(new LinkedHashSet<>(conf.get(SCHEMES)), conf.get(MAX_URL_LENGTH));
+        } catch (IllegalArgumentException e) {
+            problems.add("'canonical.schemes' / 'canonical.max-url-length': " + e.getMessage());
+        }
+        if (conf.get(MAX_RECORD_SIZE).getBytes() < 16
+                || conf.get(MAX_RECORD_SIZE).getBytes() > 64L << 20) {
+            problems.add("'input.max-record-size' must be between 16 bytes and 64 mb");
+        }
+        long raw = conf.get(DEAD_LETTER_MAX_RAW).getBytes();
+        if (raw < 0 || raw > 512 << 10) {
+            problems.add(
+                    "'dead-letter.max-raw-size' must be between 0 and 512 kb, so a dead letter"
+                            + " fits in a Kafka message");
+        }
+        if (conf.get(EXPECTED_URLS_PER_KEY) < 1 || conf.get(EXPECTED_URLS_PER_KEY) > 1L << 32) {
+            problems.add("'dedup.bloom.expected-urls-per-key' must be between 1 and 2^32");
+        }
+        double p = conf.get(FALSE_POSITIVE_RATE);
+        if (!(p >= 1e-9 && p <= 0.5)) {
+            problems.add(
+                    "'dedup.bloom.false-positive-rate' is "
+                            + p
+                            + "; it must be between 1e-9 and 0.5 (e.g. 0.01)");
+        }
+        if (conf.get(FILTER_CACHE_SIZE).getBytes() < 1 << 20) {
+            problems.add("'dedup.bloom.cache-size' must be at least 1 mb");
+        }
+        if (conf.get(RECENT_CACHE_ENTRIES) < 0 || conf.get(RECENT_CACHE_ENTRIES) > 1 << 26) {
+            problems.add("'dedup.recent-cache.entries' must be between 0 and 67108864");
+        }
+    }
+
+    public String bootstrapServers() {
+        return conf.get(BOOTSTRAP_SERVERS);
+    }
+
+    public String groupId() {
+        return conf.get(GROUP_ID);
+    }
+
+    public List<String> inputTopics() {
+        return conf.get(INPUT_TOPICS);
+    }
+
+    public StartingOffsets startingOffsets() {
+        return conf.get(STARTING_OFFSETS);
+    }
+
+    public boolean bounded() {
+        return conf.get(BOUNDED);
+    }
+
+    public int maxRecordBytes() {
+        return (int) conf.get(MAX_RECORD_SIZE).getBytes();
+    }
+
+    public String frontierTopic() {
+        return conf.get(FRONTIER_TOPIC);
+    }
+
+    public String deadLetterTopic() {
+        return conf.get(DEAD_LETTER_TOPIC);
+    }
+
+    public int deadLetterMaxRawBytes() {
+        return (int) conf.get(DEAD_LETTER_MAX_RAW).getBytes();
+    }
+
+    public DeliveryGuarantee deliveryGuarantee() {
+        return conf.get(DELIVERY_GUARANTEE);
+    }
+
+    public String transactionalIdPrefix() {
+        return conf.get(TRANSACTIONAL_ID_PREFIX);
+    }
+
+    public Duration transactionTimeout() {
+        return conf.get(TRANSACTION_TIMEOUT);
+    }
+
+    public Canonicalizer canonicalizer() {
+        Set<String> schemes = new LinkedHashSet<>();
+        for (String s : conf.get(SCHEMES)) {
+            schemes.add(s.trim().toLowerCase(Locale.ROOT));
+        }
+        return new Canonicalizer(schemes, conf.get(MAX_URL_LENGTH));
+    }
+
+    public int maxUrlLength() {
+        return conf.get(MAX_URL_LENGTH);
+    }
+
+    public KeyMode keyMode() {
+        return conf.get(KEY_MODE);
+    }
+
+    public DedupMode dedupMode() {
+        return conf.get(DEDUP_MODE);
+    }
+
+    /** Kafka client properties from {@code kafka.properties.*}, prefix removed. */
+    public Properties kafkaProperties() {
+        Properties p = new Properties();
+        p.putAll(kafkaProperties);
+        return p;
+    }
+
+    public DedupConfig dedupConfig() {
+        Map<String, String> guarded = new TreeMap<>();
+        guarded.put("canonical.profile", Canonicalizer.PROFILE);
+        guarded.put("keying.mode", keyMode().name());
+        return new DedupConfig(
+                dedupMode(),
+                conf.get(EXPECTED_URLS_PER_KEY),
+                conf.get(FALSE_POSITIVE_RATE),
+                conf.get(FILTER_CACHE_SIZE).getBytes(),
+                conf.get(RECENT_CACHE_ENTRIES),
+                guarded,
+                conf.get(ALLOW_SETTINGS_CHANGE));
+    }
+
+    /** The configuration these settings were read from (Flink options included). */
+    public Configuration configuration() {
+        return conf;
+    }
+}

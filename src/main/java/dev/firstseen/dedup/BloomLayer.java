@@ -1,0 +1,88 @@
+package dev.firstseen.dedup;
+
+/**
+ * Geometry and fill of one layer of a key's scalable Bloom filter. The bits themselves live in
+ * pages of {@link #pageBytes()} bytes, each a run of 64-byte blocks (see {@link BlockedBloom}).
+ * Geometry is stored with the key, so changing the sizing options later never changes how an
+ * existing filter is read.
+ */
+public final class BloomLayer {
+    public static final int BLOCK_BYTES = 64;
+    public static final int BLOCK_BITS = BLOCK_BYTES * 8;
+    public static final int MAX_BLOCKS_PER_PAGE = 16;
+    /** Layers per key; page ids are {@code layer << 24 | page}. */
+    public static final int MAX_LAYERS = 24;
+
+    public static final int MAX_PAGES = 1 << 24;
+
+    public final int pages;
+    public final int blocksPerPage;
+    public final int hashes;
+    public final long capacity;
+    long count;
+
+    public BloomLayer(int pages, int blocksPerPage, int hashes, long capacity, long count) {
+        if (pages < 1 || pages > MAX_PAGES) {
+            throw new IllegalArgumentException("pages out of range: " + pages);
+        }
+        if (blocksPerPage < 1 || blocksPerPage > MAX_BLOCKS_PER_PAGE) {
+            throw new IllegalArgumentException("blocksPerPage out of range: " + blocksPerPage);
+        }
+        if (hashes < 1 || hashes > 64) {
+            throw new IllegalArgumentException("hashes out of range: " + hashes);
+        }
+        this.pages = pages;
+        this.blocksPerPage = blocksPerPage;
+        this.hashes = hashes;
+        this.capacity = capacity;
+        this.count = count;
+    }
+
+    /**
+     * A layer for {@code capacity} items at rate {@code fpp}: m bits from {@link
+     * BloomMath#blockedBits}, rounded up to whole 512-bit blocks spread evenly over pages of at most
+     * 16 blocks (1 KiB); the k that minimizes the blocked rate for that m.
+     */
+    public static BloomLayer sized(long capacity, double fpp) {
+        long bits = BloomMath.blockedBits(capacity, fpp, BLOCK_BITS);
+        long blocks = (bits + BLOCK_BITS - 1) / BLOCK_BITS;
+        long pages = (blocks + MAX_BLOCKS_PER_PAGE - 1) / MAX_BLOCKS_PER_PAGE;
+        // Spread the blocks evenly: 22 blocks make 2 pages of 11, not 2 of 16.
+        int perPage = (int) ((blocks + pages - 1) / pages);
+        if (pages > MAX_PAGES) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "A Bloom layer for %d URLs at rate %s needs %d pages, more than %d",
+                            capacity, fpp, pages, MAX_PAGES));
+        }
+        int hashes = BloomMath.blockedHashes(capacity, blocks * BLOCK_BITS, BLOCK_BITS);
+        return new BloomLayer((int) pages, perPage, hashes, capacity, 0);
+    }
+
+    public int pageBytes() {
+        return blocksPerPage * BLOCK_BYTES;
+    }
+
+    public long totalBytes() {
+        return (long) pages * pageBytes();
+    }
+
+    public long count() {
+        return count;
+    }
+
+    public boolean isFull() {
+        return count >= capacity;
+    }
+
+    BloomLayer copy() {
+        return new BloomLayer(pages, blocksPerPage, hashes, capacity, count);
+    }
+
+    @Override
+    public String toString() {
+        return String.format(
+                "layer(pages=%d x %dB, k=%d, %d/%d)",
+                pages, pageBytes(), hashes, count, capacity);
+    }
+}

@@ -1,0 +1,117 @@
+package dev.firstseen.dedup;
+
+/**
+ * Bloom filter sizing.
+ *
+ * <pre>
+ * Cheat sheet (n = expected insertions, p = false-positive rate, m = bits, k = hash functions):
+ *   m = ceil(-n ln p / (ln 2)^2)        bits for n items at rate p
+ *   k = round(m / n * ln 2)             hash functions that minimize p for that m
+ *   p = (1 - e^(-k n / m))^k            rate of a classic filter after n insertions
+ *   n = 1,000,000, p = 0.01  =>  m = 9,585,059 bits (1.14 MiB), k = 7
+ * </pre>
+ *
+ * Blocked filters (all k bits of an item in one 512-bit block) lose accuracy because blocks fill
+ * unevenly: measured here, a blocked filter sized by the formulas above missed its target by 1.65x
+ * at p = 0.001 and 5.5x at p = 0.0001. {@link #blockedBits} therefore grows m until the blocked
+ * model of Putze, Sanders and Singler (WEA 2007) — a Poisson mixture over block loads — meets p.
+ *
+ * <p>Scalable layers (Almeida et al., "Scalable Bloom Filters", IPL 101(6), 2007): layer i holds
+ * n0·4^i items at rate p0·(1/2)^i with p0 = p/2, so the compound rate stays below p however many
+ * layers a key grows.
+ */
+public final class BloomMath {
+    private BloomMath() {}
+
+    /** Each layer holds this many times the previous layer's items. */
+    public static final int GROWTH = 4;
+
+    /** Each layer's rate is this fraction of the previous layer's. */
+    public static final double TIGHTENING = 0.5;
+
+    public static long optimalBits(long n, double p) {
+        checkArgs(n, p);
+        return (long) Math.ceil(-n * Math.log(p) / (Math.log(2) * Math.log(2)));
+    }
+
+    public static int optimalHashes(long n, long m) {
+        return (int) Math.max(1, Math.round((double) m / n * Math.log(2)));
+    }
+
+    /**
+     * Rate of a blocked filter: a block holds Poisson(n·B/m) items, and an item is a false positive
+     * of a block with i items with the classic rate of a B-bit filter holding i items.
+     */
+    public static double blockedFpp(long n, long m, int k, int blockBits) {
+        double lambda = (double) n * blockBits / m;
+        int max = (int) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 30);
+        double logPmf = -lambda; // log Pois(0)
+        double sum = 0;
+        for (int i = 0; i <= max; i++) {
+            if (i > 0) {
+                logPmf += Math.log(lambda) - Math.log(i);
+            }
+            double perBlock = Math.pow(1 - Math.pow(1 - 1.0 / blockBits, (double) k * i), k);
+            sum += Math.exp(logPmf) * perBlock;
+        }
+        return sum;
+    }
+
+    /** Hash count that minimizes {@link #blockedFpp} for n items in m bits. */
+    public static int blockedHashes(long n, long m, int blockBits) {
+        int best = optimalHashes(n, m);
+        double bestFpp = blockedFpp(n, m, best, blockBits);
+        for (int k = Math.max(1, best - 3); k <= Math.min(64, best + 3); k++) {
+            double f = blockedFpp(n, m, k, blockBits);
+            if (f < bestFpp) {
+                best = k;
+                bestFpp = f;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Bits a blocked filter needs for n items at rate p: {@link #optimalBits} grown in 2% steps
+     * until {@link #blockedFpp} with the best k meets p.
+     */
+    public static long blockedBits(long n, double p, int blockBits) {
+        long m = optimalBits(n, p);
+        for (int i = 0; i < 200; i++) {
+            if (blockedFpp(n, m, blockedHashes(n, m, blockBits), blockBits) <= p) {
+                return m;
+            }
+            m = (long) Math.ceil(m * 1.02);
+        }
+        return m;
+    }
+
+    /** Rate of a classic Bloom filter with m bits and k hashes after n insertions. */
+    public static double expectedFpp(long n, long m, int k) {
+        return Math.pow(1 - Math.exp(-(double) k * n / m), k);
+    }
+
+    /** Capacity of layer {@code i} of a scalable filter whose first layer holds {@code n0}. */
+    public static long layerCapacity(long n0, int i) {
+        long c = n0;
+        for (int j = 0; j < i; j++) {
+            c = c > Long.MAX_VALUE / GROWTH ? Long.MAX_VALUE : c * GROWTH;
+        }
+        return c;
+    }
+
+    /** Target rate of layer {@code i} of a scalable filter with compound target {@code p}. */
+    public static double layerFpp(double p, int i) {
+        return p * (1 - TIGHTENING) * Math.pow(TIGHTENING, i);
+    }
+
+    private static void checkArgs(long n, double p) {
+        if (n <= 0) {
+            throw new IllegalArgumentException("Expected insertions must be > 0, was " + n);
+        }
+        if (!(p > 0.0 && p < 1.0)) {
+            throw new IllegalArgumentException(
+                    "False-positive rate must be > 0.0 and < 1.0, was " + p);
+        }
+    }
+}

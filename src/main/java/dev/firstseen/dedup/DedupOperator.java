@@ -1,0 +1,370 @@
+package dev.firstseen.dedup;
+
+import dev.firstseen.canonical.CanonicalUrl;
+import dev.firstseen.emit.FrontierRecord;
+import dev.firstseen.metrics.FirstSeenMetrics;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.base.IntSerializer;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+/**
+ * Stage "dedup": emits each canonical URL the first time its key has seen it, and never again.
+ * Runs after {@code keyBy(partition key)}.
+ *
+ * <p>Contract: in {@link DedupMode#EXACT} a URL is emitted if and only if its fingerprint was not
+ * in the key's state — no false positives, no false negatives, across failures, restores and
+ * rescaling, because every decision rests on keyed state that Flink checkpoints and redistributes
+ * by key group. In {@link DedupMode#APPROXIMATE} a new URL is dropped with at most the configured
+ * false-positive probability, and nothing seen is ever emitted again.
+ */
+public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
+        implements OneInputStreamOperator<CanonicalUrl, FrontierRecord> {
+    private static final long serialVersionUID = 1L;
+
+    /*
+     * Design. Three levels answer "seen before?" for a URL of key K:
+     *
+     *  L1  RecentFingerprintCache: per instance, heap, never checkpointed (see its contract).
+     *  L2  a scalable, blocked Bloom filter per key. Its bits live in keyed state as pages in
+     *      MapState<Integer, byte[]> ("bloom-pages"), its geometry in ValueState<FilterMeta>
+     *      ("bloom-meta"). Serializing a whole filter into a ValueState per record would cost
+     *      O(filter) per URL; a page is 1 KiB at most and a URL touches one page per layer.
+     *      Pages are cached on the heap per key (LRU, byte budget) and changed there; dirty pages
+     *      go back to state when the key is evicted and in prepareSnapshotPreBarrier, which runs
+     *      before the barrier is forwarded, so the checkpoint holds every bit set before it
+     *      (SubtaskCheckpointCoordinatorImpl#checkpointState; Flink SQL's mini-batch operators flush
+     *      the same way). Writing under another key means setCurrentKey(K') and back.
+     *  L3  MapState<Fingerprint, Long> ("seen"): the exact set, first-seen millis as value.
+     *
+     * A "definitely new" from L2 costs no RocksDB read: the URL is new, its fingerprint is
+     * written. Only a "maybe" reads L3. The Bloom filter is therefore never trusted for "seen"
+     * in exact mode, only for "new", and it has no false negatives because it is always a superset
+     * of L3 in every checkpoint: both are written for the same record before the next barrier.
+     */
+
+    private final DedupConfig config;
+
+    private transient MapState<Integer, byte[]> pages;
+    private transient ValueState<FilterMeta> metaState;
+    private transient MapState<Fingerprint, Long> seen;
+    private transient ListState<String> settingsState;
+
+    private transient LinkedHashMap<Object, KeyFilter> cache;
+    private transient List<KeyFilter> dirtyQueue;
+    private transient long cacheBytes;
+    private transient RecentFingerprintCache recent;
+    private transient long[] pageLoads;
+    private transient KeyFilter.PageLoader loader;
+    private transient long lastFlushPages;
+
+    private transient Counter firstSeen;
+    private transient Counter duplicates;
+    private transient Counter l1Hits;
+    private transient Counter l2DefinitelyNew;
+    private transient Counter l2Maybe;
+    private transient Counter l3Reads;
+    private transient Counter falsePositivesCaught;
+    private transient Counter pagesFlushed;
+    private transient Counter pagesLoaded;
+
+    public DedupOperator(DedupConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        settingsState =
+                context.getOperatorStateStore()
+                        .getUnionListState(
+                                new ListStateDescriptor<>("firstseen-settings", Types.STRING));
+        if (context.isRestored()) {
+            Map<String, String> previous = SettingsGuard.decode(settingsState.get());
+            List<String> problems = SettingsGuard.check(previous, config.guarded);
+            if (!problems.isEmpty() && !config.allowGuardedChange) {
+                throw new IllegalStateException(
+                        "Refusing to restore FirstSeen state: "
+                                + String.join("; ", problems)
+                                + ". Restore with the previous settings, start from an empty"
+                                + " state, or set 'dedup.allow-settings-change: true' to accept"
+                                + " the consequences.");
+            }
+            if (!problems.isEmpty()) {
+                LOG.warn("Restoring despite changed settings: {}", problems);
+            }
+            LOG.info(
+                    "Restored dedup state (checkpoint {}) written with {}; running with {}",
+                    context.getRestoredCheckpointId().orElse(-1L),
+                    previous,
+                    config.guarded);
+        }
+        settingsState.update(SettingsGuard.encode(config.guarded));
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        pages =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>(
+                                        "bloom-pages",
+                                        IntSerializer.INSTANCE,
+                                        BytePrimitiveArraySerializer.INSTANCE));
+        metaState =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "bloom-meta", FilterMetaSerializer.INSTANCE));
+        if (config.mode == DedupMode.EXACT) {
+            seen =
+                    getRuntimeContext()
+                            .getMapState(
+                                    new MapStateDescriptor<>(
+                                            "seen",
+                                            FingerprintSerializer.INSTANCE,
+                                            LongSerializer.INSTANCE));
+        }
+        cache = new LinkedHashMap<>(1024, 0.75f, true);
+        dirtyQueue = new ArrayList<>();
+        recent = new RecentFingerprintCache(config.recentCacheEntries);
+        pageLoads = new long[1];
+        loader = pages::get;
+        registerMetrics();
+        BloomLayer first =
+                BloomLayer.sized(
+                        config.expectedUrlsPerKey, BloomMath.layerFpp(config.falsePositiveRate, 0));
+        LOG.info(
+                "Dedup mode {}: Bloom filter per key starts at {} URLs, {} bytes ({}), target"
+                        + " rate {}; filter cache {} bytes; L1 {} entries",
+                config.mode,
+                config.expectedUrlsPerKey,
+                first.totalBytes(),
+                first,
+                config.falsePositiveRate,
+                config.filterCacheBytes,
+                recent.capacity());
+    }
+
+    private void registerMetrics() {
+        MetricGroup g = getMetricGroup().addGroup(FirstSeenMetrics.GROUP);
+        firstSeen = counter(g, FirstSeenMetrics.FIRST_SEEN);
+        duplicates = counter(g, FirstSeenMetrics.DUPLICATES);
+        l1Hits = counter(g, FirstSeenMetrics.L1_HITS);
+        l2DefinitelyNew = counter(g, FirstSeenMetrics.L2_DEFINITELY_NEW);
+        l2Maybe = counter(g, FirstSeenMetrics.L2_MAYBE);
+        l3Reads = counter(g, FirstSeenMetrics.L3_READS);
+        falsePositivesCaught = counter(g, FirstSeenMetrics.FALSE_POSITIVES_CAUGHT);
+        pagesFlushed = counter(g, FirstSeenMetrics.PAGES_FLUSHED);
+        pagesLoaded = counter(g, FirstSeenMetrics.PAGES_LOADED);
+        g.gauge("filterCacheBytes", (Gauge<Long>) () -> cacheBytes);
+        g.gauge("filterCacheKeys", (Gauge<Integer>) () -> cache.size());
+        g.gauge("filterCachePages", (Gauge<Long>) this::cachedPages);
+        g.gauge("pagesFlushedLastCheckpoint", (Gauge<Long>) () -> lastFlushPages);
+    }
+
+    private Counter counter(MetricGroup g, String name) {
+        return FirstSeenMetrics.counter(getRuntimeContext(), g, name, name);
+    }
+
+    @Override
+    public void processElement(StreamRecord<CanonicalUrl> element) throws Exception {
+        CanonicalUrl in = element.getValue();
+        Fingerprint fp = Fingerprint.of(in.canonical);
+        if (recent.contains(fp)) {
+            l1Hits.inc();
+            duplicates.inc();
+            return;
+        }
+        KeyFilter filter = filterOf(getCurrentKey());
+        long bytesBefore = filter.bytes();
+        long loadsBefore = pageLoads[0];
+
+        boolean isNew;
+        if (!mightContain(filter, fp)) {
+            l2DefinitelyNew.inc();
+            isNew = true;
+        } else {
+            l2Maybe.inc();
+            if (config.mode == DedupMode.APPROXIMATE) {
+                isNew = false;
+            } else {
+                l3Reads.inc();
+                isNew = !seen.contains(fp);
+                if (isNew) {
+                    falsePositivesCaught.inc();
+                }
+            }
+        }
+
+        if (isNew) {
+            long now = getProcessingTimeService().getCurrentProcessingTime();
+            insert(filter, fp);
+            if (seen != null) {
+                seen.put(fp, now);
+            }
+            firstSeen.inc();
+            output.collect(
+                    element.replace(
+                            new FrontierRecord(
+                                    in.url,
+                                    in.canonical,
+                                    in.key,
+                                    now,
+                                    in.metaJson,
+                                    in.topic,
+                                    in.partition,
+                                    in.offset)));
+        } else {
+            duplicates.inc();
+        }
+        recent.add(fp);
+
+        pagesLoaded.inc(pageLoads[0] - loadsBefore);
+        cacheBytes += filter.bytes() - bytesBefore;
+        if (cacheBytes > config.filterCacheBytes) {
+            evict(filter);
+        }
+    }
+
+    private KeyFilter filterOf(Object key) throws Exception {
+        KeyFilter f = cache.get(key);
+        if (f == null) {
+            FilterMeta stored = metaState.value();
+            boolean isNew = stored == null;
+            FilterMeta meta =
+                    isNew
+                            ? FilterMeta.create(config.expectedUrlsPerKey, config.falsePositiveRate)
+                            : stored.copy();
+            f = new KeyFilter(key, meta, isNew);
+            cache.put(key, f);
+            cacheBytes += f.bytes();
+            if (isNew) {
+                queueDirty(f);
+            }
+        }
+        return f;
+    }
+
+    private boolean mightContain(KeyFilter f, Fingerprint fp) throws Exception {
+        FilterMeta meta = f.meta;
+        for (int layer = meta.layerCount() - 1; layer >= 0; layer--) {
+            BloomLayer g = meta.layer(layer);
+            byte[] page = f.page(layer, BlockedBloom.page(fp, layer, g), loader, pageLoads);
+            if (page != KeyFilter.ABSENT && BlockedBloom.mightContain(fp, layer, g, page)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void insert(KeyFilter f, Fingerprint fp) throws Exception {
+        int layer = f.meta.layerCount() - 1;
+        if (f.meta.layer(layer).isFull()) {
+            layer = f.grow();
+            LOG.debug("Bloom filter of key {} grew to {}", f.key, f.meta);
+        }
+        BloomLayer g = f.meta.layer(layer);
+        byte[] page = f.pageForWrite(layer, BlockedBloom.page(fp, layer, g), loader, pageLoads);
+        BlockedBloom.put(fp, layer, g, page);
+        g.count++;
+        f.metaDirty = true;
+        queueDirty(f);
+    }
+
+    private void queueDirty(KeyFilter f) {
+        if (!f.queuedForFlush) {
+            f.queuedForFlush = true;
+            dirtyQueue.add(f);
+        }
+    }
+
+    /** Evicts least recently used keys other than {@code keep} down to 90% of the budget. */
+    private void evict(KeyFilter keep) throws Exception {
+        long target = config.filterCacheBytes / 10 * 9;
+        Iterator<KeyFilter> it = cache.values().iterator();
+        while (cacheBytes > target && it.hasNext()) {
+            KeyFilter f = it.next();
+            if (f == keep) {
+                continue;
+            }
+            if (f.isDirty()) {
+                flush(f);
+            }
+            it.remove();
+            cacheBytes -= f.bytes();
+        }
+    }
+
+    /** Writes a filter's dirty metadata and pages to keyed state under its own key. */
+    private int flush(KeyFilter f) throws Exception {
+        Object current = getCurrentKey();
+        boolean switchKey = current == null || !current.equals(f.key);
+        if (switchKey) {
+            setCurrentKey(f.key);
+        }
+        int n = f.dirtyPages();
+        if (f.metaDirty) {
+            metaState.update(f.meta.copy());
+            f.metaDirty = false;
+        }
+        // A copy: a heap state backend keeps the object, and we go on changing ours.
+        f.drainDirty((id, page) -> pages.put(id, page.clone()));
+        pagesFlushed.inc(n);
+        if (switchKey && current != null) {
+            setCurrentKey(current);
+        }
+        return n;
+    }
+
+    private void flushAll() throws Exception {
+        long n = 0;
+        for (KeyFilter f : dirtyQueue) {
+            f.queuedForFlush = false;
+            if (f.isDirty()) {
+                n += flush(f);
+            }
+        }
+        dirtyQueue.clear();
+        lastFlushPages = n;
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        flushAll();
+    }
+
+    @Override
+    public void finish() throws Exception {
+        flushAll();
+        super.finish();
+    }
+
+    private long cachedPages() {
+        long n = 0;
+        for (KeyFilter f : cache.values()) {
+            n += f.loadedPages();
+        }
+        return n;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.firstseen.dedup;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Per-key description of a scalable Bloom filter: the strategy, the sizing it was created with,
+ * and its layers (see {@link BloomMath} for the growth rule). Stored in keyed state with {@link
+ * FilterMetaSerializer}.
+ */
+public final class FilterMeta {
+    public final byte strategy;
+    public final long initialCapacity;
+    public final double targetFpp;
+    final List<BloomLayer> layers;
+
+    FilterMeta(byte strategy, long initialCapacity, double targetFpp, List<BloomLayer> layers) {
+        this.strategy = strategy;
+        this.initialCapacity = initialCapacity;
+        this.targetFpp = targetFpp;
+        this.layers = layers;
+    }
+
+    /** A new filter with its first layer. */
+    public static FilterMeta create(long initialCapacity, double targetFpp) {
+        List<BloomLayer> layers = new ArrayList<>(2);
+        layers.add(BloomLayer.sized(initialCapacity, BloomMath.layerFpp(targetFpp, 0)));
+        return new FilterMeta(BlockedBloom.STRATEGY, initialCapacity, targetFpp, layers);
+    }
+
+    public int layerCount() {
+        return layers.size();
+    }
+
+    public BloomLayer layer(int i) {
+        return layers.get(i);
+    }
+
+    /** Adds the next, larger and tighter layer; returns its index. */
+    int grow() {
+        int i = layers.size();
+        if (i >= BloomLayer.MAX_LAYERS) {
+            throw new IllegalStateException("Bloom filter reached " + i + " layers");
+        }
+        layers.add(
+                BloomLayer.sized(
+                        BloomMath.layerCapacity(initialCapacity, i),
+                        BloomMath.layerFpp(targetFpp, i)));
+        return i;
+    }
+
+    /** Items inserted over all layers. */
+    public long count() {
+        long n = 0;
+        for (BloomLayer l : layers) {
+            n += l.count;
+        }
+        return n;
+    }
+
+    FilterMeta copy() {
+        List<BloomLayer> c = new ArrayList<>(layers.size());
+        for (BloomLayer l : layers) {
+            c.add(l.copy());
+        }
+        return new FilterMeta(strategy, initialCapacity, targetFpp, c);
+    }
+
+    @Override
+    public String toString() {
+        return "FilterMeta(strategy=" + strategy + ", " + layers + ")";
+    }
+}

@@ -1,0 +1,123 @@
+package dev.firstseen.dedup;
+
+import dev.firstseen.dedup.internal.VersionedSnapshot;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * State format of {@link FilterMeta}, one record per key. Layout of format 1, big-endian:
+ *
+ * <pre>
+ *   byte    format (1)
+ *   byte    strategy ({@link BlockedBloom#STRATEGY})
+ *   long    initial capacity
+ *   double  target false-positive rate
+ *   byte    layer count L
+ *   L times: int pages, byte blocks per page, byte hashes, long capacity, long count
+ * </pre>
+ *
+ * Every record starts with its format byte, so a later format can read older records one by one.
+ * {@code FilterMetaSerializerTest} pins these bytes.
+ */
+public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMeta> {
+    private static final long serialVersionUID = 1L;
+
+    public static final FilterMetaSerializer INSTANCE = new FilterMetaSerializer();
+    public static final int VERSION = 1;
+
+    @Override
+    public boolean isImmutableType() {
+        return false;
+    }
+
+    @Override
+    public FilterMeta createInstance() {
+        return FilterMeta.create(1, 0.01);
+    }
+
+    @Override
+    public FilterMeta copy(FilterMeta from) {
+        return from.copy();
+    }
+
+    @Override
+    public FilterMeta copy(FilterMeta from, FilterMeta reuse) {
+        return from.copy();
+    }
+
+    @Override
+    public int getLength() {
+        return -1;
+    }
+
+    @Override
+    public void serialize(FilterMeta m, DataOutputView out) throws IOException {
+        out.writeByte(VERSION);
+        out.writeByte(m.strategy);
+        out.writeLong(m.initialCapacity);
+        out.writeDouble(m.targetFpp);
+        out.writeByte(m.layers.size());
+        for (BloomLayer l : m.layers) {
+            out.writeInt(l.pages);
+            out.writeByte(l.blocksPerPage);
+            out.writeByte(l.hashes);
+            out.writeLong(l.capacity);
+            out.writeLong(l.count);
+        }
+    }
+
+    @Override
+    public FilterMeta deserialize(DataInputView in) throws IOException {
+        int format = in.readUnsignedByte();
+        if (format != 1) {
+            throw new IOException(
+                    "Unrecognized Bloom filter metadata format "
+                            + format
+                            + ": written by a newer FirstSeen, or corrupt");
+        }
+        byte strategy = in.readByte();
+        if (strategy != BlockedBloom.STRATEGY) {
+            throw new IOException("Unknown Bloom filter strategy " + strategy);
+        }
+        long initialCapacity = in.readLong();
+        double fpp = in.readDouble();
+        int n = in.readUnsignedByte();
+        List<BloomLayer> layers = new ArrayList<>(n + 1);
+        for (int i = 0; i < n; i++) {
+            int pages = in.readInt();
+            int perPage = in.readUnsignedByte();
+            int hashes = in.readUnsignedByte();
+            long capacity = in.readLong();
+            long count = in.readLong();
+            layers.add(new BloomLayer(pages, perPage, hashes, capacity, count));
+        }
+        return new FilterMeta(strategy, initialCapacity, fpp, layers);
+    }
+
+    @Override
+    public FilterMeta deserialize(FilterMeta reuse, DataInputView in) throws IOException {
+        return deserialize(in);
+    }
+
+    @Override
+    public void copy(DataInputView in, DataOutputView out) throws IOException {
+        serialize(deserialize(in), out);
+    }
+
+    @Override
+    public TypeSerializerSnapshot<FilterMeta> snapshotConfiguration() {
+        return new Snapshot();
+    }
+
+    /** Snapshot of {@link FilterMetaSerializer}. */
+    public static final class Snapshot extends VersionedSnapshot<FilterMeta> {
+        public Snapshot() {
+            super(VERSION, () -> INSTANCE);
+        }
+    }
+}

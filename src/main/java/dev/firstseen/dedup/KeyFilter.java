@@ -1,0 +1,134 @@
+package dev.firstseen.dedup;
+
+import java.util.BitSet;
+
+/**
+ * The heap copy of one key's Bloom filter: its metadata and the pages loaded so far. Pages are
+ * loaded on first touch; a page missing from state is all zeros and costs no memory until a bit
+ * is set in it. Dirty pages and metadata are written back by {@link DedupOperator}.
+ */
+final class KeyFilter {
+    /** Marks a page that was looked up and is not in state (all bits zero). */
+    static final byte[] ABSENT = new byte[0];
+
+    /** Reads one page of this key from state; null if absent. */
+    interface PageLoader {
+        byte[] load(int pageId) throws Exception;
+    }
+
+    final Object key;
+    final FilterMeta meta;
+    boolean metaDirty;
+    private byte[][][] pages;
+    private BitSet[] dirty;
+    private int dirtyPages;
+    private long bytes;
+    private int loadedPages;
+    boolean queuedForFlush;
+
+    KeyFilter(Object key, FilterMeta meta, boolean isNew) {
+        this.key = key;
+        this.meta = meta;
+        this.metaDirty = isNew;
+        int n = meta.layerCount();
+        this.pages = new byte[n][][];
+        this.dirty = new BitSet[n];
+    }
+
+    /** The page for reading; {@link #ABSENT} if it holds no bits. */
+    byte[] page(int layer, int index, PageLoader loader, long[] loads) throws Exception {
+        byte[][] layerPages = layerPages(layer);
+        byte[] p = layerPages[index];
+        if (p == null) {
+            byte[] stored = loader.load(BlockedBloom.pageId(layer, index));
+            loads[0]++;
+            // A copy: a heap state backend hands out its own object, which we must not mutate.
+            p = stored == null ? ABSENT : stored.clone();
+            layerPages[index] = p;
+            bytes += p.length;
+            if (stored != null) {
+                loadedPages++;
+            }
+        }
+        return p;
+    }
+
+    /** The page for writing: allocated if absent, and marked dirty. */
+    byte[] pageForWrite(int layer, int index, PageLoader loader, long[] loads) throws Exception {
+        byte[] p = page(layer, index, loader, loads);
+        if (p == ABSENT) {
+            p = new byte[meta.layer(layer).pageBytes()];
+            pages[layer][index] = p;
+            bytes += p.length;
+            loadedPages++;
+        }
+        BitSet d = dirty[layer];
+        if (d == null) {
+            d = dirty[layer] = new BitSet();
+        }
+        if (!d.get(index)) {
+            d.set(index);
+            dirtyPages++;
+        }
+        return p;
+    }
+
+    /** Adds the next layer to the metadata and the page table. */
+    int grow() {
+        int layer = meta.grow();
+        byte[][][] p = new byte[layer + 1][][];
+        System.arraycopy(pages, 0, p, 0, pages.length);
+        BitSet[] d = new BitSet[layer + 1];
+        System.arraycopy(dirty, 0, d, 0, dirty.length);
+        pages = p;
+        dirty = d;
+        metaDirty = true;
+        return layer;
+    }
+
+    private byte[][] layerPages(int layer) {
+        byte[][] lp = pages[layer];
+        if (lp == null) {
+            lp = pages[layer] = new byte[meta.layer(layer).pages][];
+            bytes += 16L + 8L * lp.length;
+        }
+        return lp;
+    }
+
+    boolean isDirty() {
+        return metaDirty || dirtyPages > 0;
+    }
+
+    int dirtyPages() {
+        return dirtyPages;
+    }
+
+    /** Hands each dirty page to {@code sink} and marks it clean. */
+    void drainDirty(PageSink sink) throws Exception {
+        for (int layer = 0; layer < dirty.length; layer++) {
+            BitSet d = dirty[layer];
+            if (d == null) {
+                continue;
+            }
+            for (int i = d.nextSetBit(0); i >= 0; i = d.nextSetBit(i + 1)) {
+                sink.write(BlockedBloom.pageId(layer, i), pages[layer][i]);
+            }
+            d.clear();
+        }
+        dirtyPages = 0;
+    }
+
+    /** Receives a dirty page. */
+    interface PageSink {
+        void write(int pageId, byte[] page) throws Exception;
+    }
+
+    /** Approximate heap bytes held: loaded pages plus page tables. */
+    long bytes() {
+        return bytes + 128;
+    }
+
+    int loadedPages() {
+        return loadedPages;
+    }
+}

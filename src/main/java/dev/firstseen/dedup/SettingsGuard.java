@@ -1,0 +1,62 @@
+package dev.firstseen.dedup;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Compares the guarded settings a restored job was checkpointed with against the current ones. A
+ * different canonicalization profile or key mode would look up every known URL under a different
+ * identity or key and re-emit it; switching from approximate to exact would consult an exact store
+ * that was never written. Both are refused with a message saying what to do.
+ */
+final class SettingsGuard {
+    private SettingsGuard() {}
+
+    static final String PROFILE = "canonical.profile";
+    static final String KEY_MODE = "keying.mode";
+    static final String DEDUP_MODE = "dedup.mode";
+
+    static List<String> encode(Map<String, String> settings) {
+        List<String> out = new ArrayList<>();
+        settings.forEach((k, v) -> out.add(k + "=" + v));
+        return out;
+    }
+
+    static Map<String, String> decode(Iterable<String> entries) {
+        Map<String, String> m = new TreeMap<>();
+        for (String e : entries) {
+            int eq = e.indexOf('=');
+            if (eq > 0) {
+                m.put(e.substring(0, eq), e.substring(eq + 1));
+            }
+        }
+        return m;
+    }
+
+    /** Returns the problems found; empty if the restore is safe. */
+    static List<String> check(Map<String, String> previous, Map<String, String> current) {
+        List<String> problems = new ArrayList<>();
+        for (String key : List.of(PROFILE, KEY_MODE)) {
+            String before = previous.get(key);
+            String now = current.get(key);
+            if (before != null && now != null && !before.equals(now)) {
+                problems.add(
+                        String.format(
+                                "'%s' was '%s' when the state was written and is '%s' now: every"
+                                        + " URL seen so far would be looked up under a different"
+                                        + " identity and emitted again",
+                                key, before, now));
+            }
+        }
+        if (DedupMode.APPROXIMATE.name().equals(previous.get(DEDUP_MODE))
+                && DedupMode.EXACT.name().equals(current.get(DEDUP_MODE))) {
+            problems.add(
+                    "'dedup.mode' was APPROXIMATE when the state was written and is EXACT now:"
+                            + " the exact store holds none of the URLs seen so far, so Bloom"
+                            + " false positives would re-emit them");
+        }
+        return problems;
+    }
+}

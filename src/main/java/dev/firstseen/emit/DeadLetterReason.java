@@ -1,0 +1,40 @@
+package dev.firstseen.emit;
+
+/**
+ * Why a record went to the dead-letter topic. The {@link #code()} is the stable string written to
+ * the {@code reason} field and used as the metric label; codes are never renamed.
+ */
+public enum DeadLetterReason {
+    /** The record value is null (a tombstone), empty, or only white space. */
+    EMPTY("empty"),
+    /** The value is longer than {@code canonical.max-url-length} bytes. */
+    TOO_LONG("too-long"),
+    /** The value is not valid UTF-8. */
+    INVALID_UTF8("invalid-utf8"),
+    /** The value starts with '{' but is not a JSON object. */
+    BAD_JSON("bad-json"),
+    /** A JSON object without a non-empty string field {@code url}. */
+    MISSING_URL("missing-url"),
+    /** No scheme: a relative reference or a bare host name. */
+    MISSING_SCHEME("missing-scheme"),
+    /** A scheme that is not in {@code canonical.schemes}. */
+    UNSUPPORTED_SCHEME("unsupported-scheme"),
+    /** Empty host, forbidden host characters, bad IP literal or failed IDNA conversion. */
+    BAD_HOST("bad-host"),
+    /** Host longer than 253 characters or a label longer than 63, after IDNA. */
+    HOST_TOO_LONG("host-too-long"),
+    /** Port that is not a number from 0 to 65535. */
+    BAD_PORT("bad-port"),
+    /** The canonical form is longer than {@code canonical.max-url-length}. */
+    CANONICAL_TOO_LONG("canonical-too-long");
+
+    private final String code;
+
+    DeadLetterReason(String code) {
+        this.code = code;
+    }
+
+    public String code() {
+        return code;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.firstseen.emit;
+
+import dev.firstseen.config.FirstSeenSettings;
+import java.util.Properties;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+
+/**
+ * The Kafka sinks of the frontier and the dead letters. With EXACTLY_ONCE both write in Kafka
+ * transactions committed when a checkpoint completes; their consumers must read with {@code
+ * isolation.level=read_committed} or they also see records of aborted attempts.
+ */
+public final class KafkaOutput {
+    private KafkaOutput() {}
+
+    public static KafkaSink<FrontierRecord> frontier(FirstSeenSettings s) {
+        return KafkaSink.<FrontierRecord>builder()
+                .setBootstrapServers(s.bootstrapServers())
+                .setKafkaProducerConfig(producerProperties(s))
+                .setDeliveryGuarantee(s.deliveryGuarantee())
+                .setTransactionalIdPrefix(s.transactionalIdPrefix() + "-frontier")
+                .setRecordSerializer(
+                        KafkaRecordSerializationSchema.<FrontierRecord>builder()
+                                .setTopic(s.frontierTopic())
+                                .setKeySerializationSchema(FrontierSerializer.key())
+                                .setValueSerializationSchema(FrontierSerializer.value())
+                                .build())
+                .build();
+    }
+
+    public static KafkaSink<DeadLetter> deadLetters(FirstSeenSettings s) {
+        return KafkaSink.<DeadLetter>builder()
+                .setBootstrapServers(s.bootstrapServers())
+                .setKafkaProducerConfig(producerProperties(s))
+                .setDeliveryGuarantee(s.deliveryGuarantee())
+                .setTransactionalIdPrefix(s.transactionalIdPrefix() + "-dead-letters")
+                .setRecordSerializer(
+                        KafkaRecordSerializationSchema.<DeadLetter>builder()
+                                .setTopic(s.deadLetterTopic())
+                                .setValueSerializationSchema(DeadLetterSerializer.value())
+                                .build())
+                .build();
+    }
+
+    private static Properties producerProperties(FirstSeenSettings s) {
+        Properties p = new Properties();
+        // The connector's default (1 h) exceeds the broker's default maximum (15 min) and the
+        // job would fail at its first transaction.
+        p.setProperty(
+                "transaction.timeout.ms", Long.toString(s.transactionTimeout().toMillis()));
+        p.setProperty("compression.type", "lz4");
+        p.putAll(s.kafkaProperties());
+        return p;
+    }
+}

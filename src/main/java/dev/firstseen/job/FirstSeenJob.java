@@ -1,0 +1,171 @@
+package dev.firstseen.job;
+
+import dev.firstseen.canonical.CanonicalUrl;
+import dev.firstseen.canonical.CanonicalizeFunction;
+import dev.firstseen.config.FirstSeenSettings;
+import dev.firstseen.dedup.DedupOperator;
+import dev.firstseen.emit.DeadLetter;
+import dev.firstseen.emit.FrontierRecord;
+import dev.firstseen.emit.KafkaOutput;
+import dev.firstseen.ingest.DecodeFunction;
+import dev.firstseen.ingest.KafkaInput;
+import dev.firstseen.ingest.MessageDecoder;
+import dev.firstseen.ingest.RawRecord;
+import dev.firstseen.ingest.UrlMessage;
+import dev.firstseen.keying.PartitionKeyer;
+import java.time.Duration;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.ParameterTool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The FirstSeen job, assembled from the source and sinks it is given:
+ *
+ * <pre>
+ *  source ─▶ decode ─▶ canonicalize+key ─▶ keyBy(key) ─▶ dedup ─▶ frontier sink
+ *              │              │
+ *              └──────────────┴─▶ dead letters ─▶ dead-letter sink
+ * </pre>
+ *
+ * {@link #main} wires Kafka; tests plug in their own parts or call {@link #pipeline} on a stream.
+ * Every operator has a fixed uid so savepoints survive upgrades.
+ */
+public final class FirstSeenJob {
+    private static final Logger LOG = LoggerFactory.getLogger(FirstSeenJob.class);
+
+    /** Operator uids: part of the savepoint format, never change them. */
+    public static final String UID_SOURCE = "kafka-source";
+
+    public static final String UID_DECODE = "decode";
+    public static final String UID_CANONICALIZE = "canonicalize";
+    public static final String UID_DEDUP = "dedup";
+    public static final String UID_FRONTIER_SINK = "frontier-sink";
+    public static final String UID_DEAD_LETTER_SINK = "dead-letter-sink";
+
+    /** Checkpoint interval used when the configuration sets none. */
+    public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
+
+    private final FirstSeenSettings settings;
+    private final Source<RawRecord, ?, ?> source;
+    private final Sink<FrontierRecord> frontier;
+    private final Sink<DeadLetter> deadLetters;
+
+    public FirstSeenJob(
+            FirstSeenSettings settings,
+            Source<RawRecord, ?, ?> source,
+            Sink<FrontierRecord> frontier,
+            Sink<DeadLetter> deadLetters) {
+        this.settings = settings;
+        this.source = source;
+        this.frontier = frontier;
+        this.deadLetters = deadLetters;
+    }
+
+    /** The two output streams of the pipeline. */
+    public record Outputs(DataStream<FrontierRecord> frontier, DataStream<DeadLetter> deadLetters) {}
+
+    /** Adds the job to {@code env}. */
+    public void build(StreamExecutionEnvironment env) {
+        DataStream<RawRecord> input =
+                env.fromSource(source, WatermarkStrategy.noWatermarks(), "input")
+                        .uid(UID_SOURCE)
+                        .returns(TypeInformation.of(RawRecord.class));
+        Outputs out = pipeline(settings, input);
+        out.frontier().sinkTo(frontier).name("frontier").uid(UID_FRONTIER_SINK);
+        out.deadLetters().sinkTo(deadLetters).name("dead-letters").uid(UID_DEAD_LETTER_SINK);
+    }
+
+    /** Decode, canonicalize, key and dedup {@code input}. */
+    public static Outputs pipeline(FirstSeenSettings s, DataStream<RawRecord> input) {
+        SingleOutputStreamOperator<UrlMessage> decoded =
+                input.process(
+                                new DecodeFunction(
+                                        new MessageDecoder(s.maxRecordBytes(), s.maxUrlLength()),
+                                        s.deadLetterMaxRawBytes()))
+                        .name("decode")
+                        .uid(UID_DECODE);
+        SingleOutputStreamOperator<CanonicalUrl> canonical =
+                decoded.process(
+                                new CanonicalizeFunction(
+                                        s.canonicalizer(),
+                                        new PartitionKeyer(s.keyMode()),
+                                        s.deadLetterMaxRawBytes()))
+                        .name("canonicalize")
+                        .uid(UID_CANONICALIZE);
+        DataStream<FrontierRecord> firstSeen =
+                canonical
+                        .keyBy(u -> u.key, Types.STRING)
+                        .transform(
+                                "dedup",
+                                TypeInformation.of(FrontierRecord.class),
+                                new DedupOperator(s.dedupConfig()))
+                        .uid(UID_DEDUP);
+        DataStream<DeadLetter> dead =
+                decoded.getSideOutput(DeadLetter.TAG)
+                        .union(canonical.getSideOutput(DeadLetter.TAG));
+        return new Outputs(firstSeen, dead);
+    }
+
+    /**
+     * Flink options FirstSeen sets unless the configuration does: a checkpoint interval (the
+     * exactly-once sink commits only on checkpoints) and object reuse (the stages hand records on
+     * and never keep them).
+     */
+    public static Configuration withJobDefaults(Configuration conf) {
+        Configuration c = new Configuration(conf);
+        if (!c.contains(CheckpointingOptions.CHECKPOINTING_INTERVAL)) {
+            c.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, DEFAULT_CHECKPOINT_INTERVAL);
+        }
+        if (!c.contains(PipelineOptions.OBJECT_REUSE)) {
+            c.set(PipelineOptions.OBJECT_REUSE, true);
+        }
+        return c;
+    }
+
+    /** Reads {@code --key value} arguments into a configuration. */
+    public static Configuration parseArgs(String[] args) {
+        return Configuration.fromMap(ParameterTool.fromArgs(args).toMap());
+    }
+
+    public static JobExecutionResult run(Configuration conf) throws Exception {
+        FirstSeenSettings settings = FirstSeenSettings.from(conf);
+        Configuration flinkConf = withJobDefaults(conf);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(flinkConf);
+        new FirstSeenJob(
+                        settings,
+                        KafkaInput.source(settings),
+                        KafkaOutput.frontier(settings),
+                        KafkaOutput.deadLetters(settings))
+                .build(env);
+        LOG.info(
+                "Starting FirstSeen: {} -> {} (dead letters: {}), {} mode, keyed by {}",
+                settings.inputTopics(),
+                settings.frontierTopic(),
+                settings.deadLetterTopic(),
+                settings.dedupMode(),
+                settings.keyMode());
+        return env.execute("FirstSeen " + settings.inputTopics() + " -> " + settings.frontierTopic());
+    }
+
+    public static void main(String[] args) throws Exception {
+        try {
+            run(parseArgs(args));
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.firstseen.metrics;
+
+import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+
+/**
+ * Names and registration of FirstSeen's counters. Each counter is both a Flink metric, under the
+ * operator's group {@code firstseen} (web UI, Prometheus), and an accumulator of the same name, so
+ * that a finished bounded run can print its totals from the job result.
+ */
+public final class FirstSeenMetrics {
+    private FirstSeenMetrics() {}
+
+    public static final String GROUP = "firstseen";
+
+    public static final String RECORDS_IN = "recordsIn";
+    public static final String FIRST_SEEN = "firstSeen";
+    public static final String DUPLICATES = "duplicates";
+    public static final String DEAD_LETTERS = "deadLetters";
+    public static final String L1_HITS = "l1Hits";
+    public static final String L2_DEFINITELY_NEW = "l2DefinitelyNew";
+    public static final String L2_MAYBE = "l2Maybe";
+    public static final String L3_READS = "l3Reads";
+    public static final String FALSE_POSITIVES_CAUGHT = "falsePositivesCaught";
+    public static final String PAGES_FLUSHED = "pagesFlushed";
+    public static final String PAGES_LOADED = "pagesLoaded";
+
+    /** Accumulator name of the dead-letter counter for one reason code and stage. */
+    public static String deadLetterAccumulator(String reasonCode, String stage) {
+        return DEAD_LETTERS + "." + reasonCode + "." + stage;
+    }
+
+    /** Registers a counter as a metric in {@code group} and an accumulator named {@code name}. */
+    public static Counter counter(RuntimeContext ctx, MetricGroup group, String metric, String name) {
+        LongCounter acc = new LongCounter();
+        ctx.addAccumulator(name, acc);
+        return group.counter(metric, new AccumulatingCounter(acc));
+    }
+
+    /** A Flink {@link Counter} whose value lives in an accumulator. */
+    private static final class AccumulatingCounter implements Counter {
+        private final LongCounter acc;
+
+        AccumulatingCounter(LongCounter acc) {
+            this.acc = acc;
+        }
+
+        @Override
+        public void inc() {
+            acc.add(1L);
+        }
+
+        @Override
+        public void inc(long n) {
+            acc.add(n);
+        }
+
+        @Override
+        public void dec() {
+            acc.add(-1L);
+        }
+
+        @Override
+        public void dec(long n) {
+            acc.add(-n);
+        }
+
+        @Override
+        public long getCount() {
+            return acc.getLocalValue();
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.firstseen.dedup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.util.HexFormat;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Golden byte layouts of everything FirstSeen writes to keyed state. If one of these fails, the
+ * change breaks restoring existing checkpoints: bump the format version and read the old one.
+ */
+class StateSerializersTest {
+
+    private static <T> String hex(TypeSerializer<T> s, T value) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        s.serialize(value, out);
+        return HexFormat.of().formatHex(out.getCopyOfBuffer());
+    }
+
+    private static <T> T read(TypeSerializer<T> s, String hex) throws IOException {
+        return s.deserialize(new DataInputDeserializer(HexFormat.of().parseHex(hex)));
+    }
+
+    @Test
+    void fingerprintFormatV1() throws IOException {
+        Fingerprint fp = new Fingerprint(0x0102030405060708L, 0xF0E0D0C0B0A09080L);
+        String golden = "0102030405060708f0e0d0c0b0a09080";
+        assertThat(hex(FingerprintSerializer.INSTANCE, fp)).isEqualTo(golden);
+        assertThat(read(FingerprintSerializer.INSTANCE, golden)).isEqualTo(fp);
+        assertThat(FingerprintSerializer.INSTANCE.getLength()).isEqualTo(16);
+    }
+
+    @Test
+    void filterMetaFormatV1() throws IOException {
+        FilterMeta m = FilterMeta.create(1000, 0.01);
+        m.layer(0).count = 1000;
+        KeyFilter f = new KeyFilter("k", m, true);
+        f.grow();
+        m.layer(1).count = 5;
+        String golden =
+                "01" // format
+                        + "01" // strategy
+                        + "00000000000003e8" // initial capacity 1000
+                        + "3f847ae147ae147b" // 0.01
+                        + "02" // layers
+                        + "00000002" + "0c" + "07" + "00000000000003e8" + "00000000000003e8"
+                        + "00000007" + "0f" + "08" + "0000000000000fa0" + "0000000000000005";
+        assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(golden);
+        FilterMeta back = read(FilterMetaSerializer.INSTANCE, golden);
+        assertThat(back.layerCount()).isEqualTo(2);
+        assertThat(back.layer(1).capacity).isEqualTo(4000);
+        assertThat(back.layer(1).count()).isEqualTo(5);
+        assertThat(back.layer(1).pages).isEqualTo(7);
+        assertThat(back.targetFpp).isEqualTo(0.01);
+    }
+
+    @Test
+    void unknownFormatIsRefused() {
+        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "02"))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("format 2");
+        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "0109"))
+                .hasMessageContaining("strategy 9");
+    }
+
+    @Test
+    void snapshotsAreVersionedAndRoundTrip() throws IOException {
+        for (TypeSerializer<?> s :
+                new TypeSerializer<?>[] {
+                    FingerprintSerializer.INSTANCE, FilterMetaSerializer.INSTANCE
+                }) {
+            TypeSerializerSnapshot<?> snap = s.snapshotConfiguration();
+            assertThat(snap.getCurrentVersion()).isEqualTo(1);
+            DataOutputSerializer out = new DataOutputSerializer(64);
+            TypeSerializerSnapshot.writeVersionedSnapshot(out, snap);
+            TypeSerializerSnapshot<?> back =
+                    TypeSerializerSnapshot.readVersionedSnapshot(
+                            new DataInputDeserializer(out.getCopyOfBuffer()),
+                            getClass().getClassLoader());
+            assertThat(back.restoreSerializer()).isSameAs(s);
+        }
+        FingerprintSerializer.Snapshot newer = new FingerprintSerializer.Snapshot();
+        assertThatThrownBy(
+                        () ->
+                                newer.readSnapshot(
+                                        2,
+                                        new DataInputDeserializer(new byte[0]),
+                                        getClass().getClassLoader()))
+                .hasMessageContaining("Unrecognized version 2");
+        TypeSerializerSchemaCompatibility<Fingerprint> compat =
+                new FingerprintSerializer.Snapshot()
+                        .resolveSchemaCompatibility(new FingerprintSerializer.Snapshot());
+        assertThat(compat.isCompatibleAsIs()).isTrue();
+    }
+}
