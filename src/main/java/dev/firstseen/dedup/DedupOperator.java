@@ -200,7 +200,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         long loadsBefore = pageLoads[0];
 
         boolean isNew;
-        if (!mightContain(filter, fp)) {
+        if (!filter.mightContain(fp, loader, pageLoads)) {
             l2DefinitelyNew.inc();
             isNew = true;
         } else {
@@ -265,29 +265,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         return f;
     }
 
-    private boolean mightContain(KeyFilter f, Fingerprint fp) throws Exception {
-        FilterMeta meta = f.meta;
-        for (int layer = meta.layerCount() - 1; layer >= 0; layer--) {
-            BloomLayer g = meta.layer(layer);
-            byte[] page = f.page(layer, BlockedBloom.page(fp, layer, g), loader, pageLoads);
-            if (page != KeyFilter.ABSENT && BlockedBloom.mightContain(fp, layer, g, page)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private void insert(KeyFilter f, Fingerprint fp) throws Exception {
-        int layer = f.meta.layerCount() - 1;
-        if (f.meta.layer(layer).isFull()) {
-            layer = f.grow();
+        if (f.insert(fp, loader, pageLoads)) {
             LOG.debug("Bloom filter of key {} grew to {}", f.key, f.meta);
         }
-        BloomLayer g = f.meta.layer(layer);
-        byte[] page = f.pageForWrite(layer, BlockedBloom.page(fp, layer, g), loader, pageLoads);
-        BlockedBloom.put(fp, layer, g, page);
-        g.count++;
-        f.metaDirty = true;
         queueDirty(f);
     }
 
@@ -337,6 +318,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     }
 
     private void flushAll() throws Exception {
+        if (dirtyQueue == null) {
+            return; // never opened
+        }
         long n = 0;
         for (KeyFilter f : dirtyQueue) {
             f.queuedForFlush = false;

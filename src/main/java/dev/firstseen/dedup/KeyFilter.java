@@ -35,6 +35,37 @@ final class KeyFilter {
         this.dirty = new BitSet[n];
     }
 
+    /** True if any layer may hold {@code fp}; false means it was certainly never inserted. */
+    boolean mightContain(Fingerprint fp, PageLoader loader, long[] loads) throws Exception {
+        for (int layer = meta.layerCount() - 1; layer >= 0; layer--) {
+            BloomLayer g = meta.layer(layer);
+            byte[] p = page(layer, BlockedBloom.page(fp, layer, g), loader, loads);
+            if (p != ABSENT && BlockedBloom.mightContain(fp, layer, g, p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Inserts {@code fp} into the newest layer, first adding a layer if that one is full. Returns
+     * true if a layer was added.
+     */
+    boolean insert(Fingerprint fp, PageLoader loader, long[] loads) throws Exception {
+        int layer = meta.layerCount() - 1;
+        boolean grew = false;
+        if (meta.layer(layer).isFull()) {
+            layer = grow();
+            grew = true;
+        }
+        BloomLayer g = meta.layer(layer);
+        byte[] p = pageForWrite(layer, BlockedBloom.page(fp, layer, g), loader, loads);
+        BlockedBloom.put(fp, layer, g, p);
+        g.count++;
+        metaDirty = true;
+        return grew;
+    }
+
     /** The page for reading; {@link #ABSENT} if it holds no bits. */
     byte[] page(int layer, int index, PageLoader loader, long[] loads) throws Exception {
         byte[][] layerPages = layerPages(layer);

@@ -1,0 +1,338 @@
+package dev.firstseen.dedup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.firstseen.canonical.CanonicalUrl;
+import dev.firstseen.emit.FrontierRecord;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import org.apache.flink.api.common.accumulators.Accumulator;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dedup operator on Flink's keyed test harness with the RocksDB state backend.
+ *
+ * <p>The harness's {@code snapshot()} does not call {@code prepareSnapshotPreBarrier}, which is
+ * where dirty Bloom pages reach state; {@link #checkpoint} calls it as the task would. {@link
+ * #withoutPreBarrierFlushOldUrlsComeBack} shows what happens otherwise, so these tests can fail.
+ */
+class DedupOperatorTest {
+    private static final int MAX_PARALLELISM = 128;
+    private final List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>>
+            open = new ArrayList<>();
+
+    @AfterEach
+    void closeHarnesses() throws Exception {
+        for (var h : open) {
+            h.close();
+        }
+    }
+
+    static DedupConfig config(DedupMode mode, long perKey, double p, long cacheBytes, int l1) {
+        return new DedupConfig(
+                mode,
+                perKey,
+                p,
+                cacheBytes,
+                l1,
+                Map.of("canonical.profile", "test/1", "keying.mode", "DOMAIN"),
+                false);
+    }
+
+    static DedupConfig exact() {
+        return config(DedupMode.EXACT, 1000, 0.01, 64 << 20, 1024);
+    }
+
+    KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> harness(
+            DedupConfig cfg, int parallelism, int subtask, OperatorSubtaskState restore)
+            throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new DedupOperator(cfg),
+                        (CanonicalUrl u) -> u.key,
+                        Types.STRING,
+                        MAX_PARALLELISM,
+                        parallelism,
+                        subtask);
+        h.setStateBackend(new EmbeddedRocksDBStateBackend());
+        open.add(h);
+        h.setup();
+        if (restore != null) {
+            h.initializeState(restore);
+        }
+        h.open();
+        return h;
+    }
+
+    /** What the task does at a checkpoint: pre-barrier flush, then the snapshot. */
+    static OperatorSubtaskState checkpoint(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h, long id)
+            throws Exception {
+        h.prepareSnapshotPreBarrier(id);
+        return h.snapshot(id, id);
+    }
+
+    static CanonicalUrl url(int key, int page) {
+        String k = "d" + key + ".com";
+        String c = "http://" + k + "/p/" + page;
+        return new CanonicalUrl(c + "?orig", c, k, null, "in", 0, page);
+    }
+
+    /** A crawler-like stream: keys skewed, pages repeated. */
+    static List<CanonicalUrl> stream(int n, int keys, int pagesPerKey, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        List<CanonicalUrl> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int key = (int) Math.floor(Math.pow(rnd.nextDouble(), 3) * keys);
+            out.add(url(key, rnd.nextInt(pagesPerKey)));
+        }
+        return out;
+    }
+
+    static List<String> emitted(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h) {
+        return h.extractOutputValues().stream().map(r -> r.canonical).collect(Collectors.toList());
+    }
+
+    static void feed(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
+            List<CanonicalUrl> urls)
+            throws Exception {
+        for (CanonicalUrl u : urls) {
+            h.processElement(u, 0L);
+        }
+    }
+
+    static long accumulator(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
+            String name) {
+        Accumulator<?, ?> acc = h.getOperator().getRuntimeContext().getAccumulator(name);
+        return (Long) acc.getLocalValue();
+    }
+
+    static int subtaskOf(String key, int parallelism) {
+        return KeyGroupRangeAssignment.assignKeyToParallelOperator(key, MAX_PARALLELISM, parallelism);
+    }
+
+    @Test
+    void shouldEmitFirstSeenUrlOnce() throws Exception {
+        var h = harness(exact(), 1, 0, null);
+        feed(h, List.of(url(1, 1), url(1, 2), url(1, 1), url(2, 1), url(1, 2), url(2, 1)));
+        assertThat(emitted(h))
+                .containsExactly("http://d1.com/p/1", "http://d1.com/p/2", "http://d2.com/p/1");
+        FrontierRecord first = h.extractOutputValues().get(0);
+        assertThat(first.url).isEqualTo("http://d1.com/p/1?orig"); // the original goes out
+        assertThat(first.key).isEqualTo("d1.com");
+        assertThat(accumulator(h, "firstSeen")).isEqualTo(3);
+        assertThat(accumulator(h, "duplicates")).isEqualTo(3);
+        assertThat(accumulator(h, "l1Hits")).isEqualTo(3);
+    }
+
+    @Test
+    void exactModeMatchesAHashSetModelWithATinyFilterAndNoL1() throws Exception {
+        // 8 URLs per key at a 30% rate: the filter says "maybe" constantly, L3 must sort it out.
+        var h = harness(config(DedupMode.EXACT, 8, 0.3, 64 << 20, 0), 1, 0, null);
+        List<CanonicalUrl> in = stream(20_000, 50, 400, 1);
+        feed(h, in);
+        Set<String> model = new LinkedHashSet<>();
+        in.forEach(u -> model.add(u.canonical));
+        assertThat(emitted(h)).containsExactlyElementsOf(model);
+        assertThat(accumulator(h, "falsePositivesCaught")).isGreaterThan(20);
+        assertThat(accumulator(h, "l3Reads"))
+                .isEqualTo(accumulator(h, "duplicates") + accumulator(h, "falsePositivesCaught"));
+    }
+
+    @Test
+    void approximateModeNeverRepeatsAndDropsFewNewUrls() throws Exception {
+        var h = harness(config(DedupMode.APPROXIMATE, 100, 0.01, 64 << 20, 1024), 1, 0, null);
+        List<CanonicalUrl> in = stream(50_000, 20, 2000, 2);
+        feed(h, in);
+        Set<String> model = new LinkedHashSet<>();
+        in.forEach(u -> model.add(u.canonical));
+        List<String> out = emitted(h);
+        assertThat(new HashSet<>(out)).hasSameSizeAs(out); // nothing twice
+        assertThat(model).containsAll(out);
+        double dropped = 1 - (double) out.size() / model.size();
+        assertThat(dropped).isLessThan(0.01 * 1.3);
+    }
+
+    @Test
+    void snapshotRestoreSuppressesEveryOldUrl() throws Exception {
+        for (DedupMode mode : DedupMode.values()) {
+            var h = harness(config(mode, 100, 0.01, 64 << 20, 1024), 1, 0, null);
+            List<CanonicalUrl> before = stream(5000, 30, 500, 3);
+            feed(h, before);
+            OperatorSubtaskState snap = checkpoint(h, 1);
+            var restored = harness(config(mode, 100, 0.01, 64 << 20, 1024), 1, 0, snap);
+            feed(restored, before);
+            assertThat(emitted(restored)).as(mode.name()).isEmpty();
+            feed(restored, List.of(url(999, 1), url(999, 1)));
+            assertThat(emitted(restored)).containsExactly("http://d999.com/p/1");
+        }
+    }
+
+    /** Negative control: the snapshot alone misses the heap pages; the pre-barrier flush is key. */
+    @Test
+    void withoutPreBarrierFlushOldUrlsComeBack() throws Exception {
+        var h = harness(exact(), 1, 0, null);
+        List<CanonicalUrl> before = stream(2000, 5, 300, 4);
+        feed(h, before);
+        OperatorSubtaskState snap = h.snapshot(1, 1); // no prepareSnapshotPreBarrier
+        var restored = harness(exact(), 1, 0, snap);
+        feed(restored, before);
+        assertThat(emitted(restored)).isNotEmpty();
+    }
+
+    @Test
+    void evictionWritesPagesBackUnderTheirOwnKey() throws Exception {
+        // 16 KiB of cache for 200 keys: keys are evicted and reloaded all the time.
+        DedupConfig tiny = config(DedupMode.EXACT, 50, 0.01, 16 << 10, 0);
+        var h = harness(tiny, 1, 0, null);
+        List<CanonicalUrl> in = stream(30_000, 200, 300, 5);
+        feed(h, in.subList(0, 15_000));
+        assertThat(accumulator(h, "pagesFlushed")).isGreaterThan(0);
+        OperatorSubtaskState snap = checkpoint(h, 1);
+        var restored = harness(tiny, 1, 0, snap);
+        feed(restored, in.subList(15_000, 30_000));
+
+        Set<String> seenBefore = new HashSet<>();
+        in.subList(0, 15_000).forEach(u -> seenBefore.add(u.canonical));
+        Set<String> model = new LinkedHashSet<>();
+        for (CanonicalUrl u : in.subList(15_000, 30_000)) {
+            if (!seenBefore.contains(u.canonical)) {
+                model.add(u.canonical);
+            }
+        }
+        assertThat(emitted(restored)).containsExactlyElementsOf(model);
+        // Almost every new URL was answered by the filter, not by a RocksDB read.
+        assertThat(accumulator(restored, "l2DefinitelyNew"))
+                .isGreaterThan(accumulator(restored, "falsePositivesCaught") * 20);
+    }
+
+    @Test
+    void rescaleOneToTwoAndBackReEmitsNothing() throws Exception {
+        DedupConfig cfg = config(DedupMode.EXACT, 100, 0.01, 64 << 20, 1024);
+        List<CanonicalUrl> phase1 = stream(6000, 40, 400, 6);
+        List<CanonicalUrl> phase2 = stream(6000, 40, 800, 7);
+        List<CanonicalUrl> phase3 = stream(6000, 40, 1200, 8);
+
+        var one = harness(cfg, 1, 0, null);
+        feed(one, phase1);
+        OperatorSubtaskState snap1 = checkpoint(one, 1);
+
+        // 1 -> 2
+        List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> two =
+                new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            two.add(
+                    harness(
+                            cfg,
+                            2,
+                            i,
+                            AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                                    snap1, MAX_PARALLELISM, 1, 2, i)));
+        }
+        for (CanonicalUrl u : phase2) {
+            two.get(subtaskOf(u.key, 2)).processElement(u, 0L);
+        }
+        Set<String> seen = new HashSet<>();
+        phase1.forEach(u -> seen.add(u.canonical));
+        Set<String> expected2 = new LinkedHashSet<>();
+        phase2.stream().map(u -> u.canonical).filter(c -> !seen.contains(c)).forEach(expected2::add);
+        List<String> out2 = new ArrayList<>();
+        two.forEach(h -> out2.addAll(emitted(h)));
+        assertThat(out2).containsExactlyInAnyOrderElementsOf(expected2);
+        assertThat(emitted(two.get(0))).isNotEmpty();
+        assertThat(emitted(two.get(1))).isNotEmpty();
+
+        // 2 -> 1
+        OperatorSubtaskState merged =
+                AbstractStreamOperatorTestHarness.repackageState(
+                        checkpoint(two.get(0), 2), checkpoint(two.get(1), 2));
+        var back =
+                harness(
+                        cfg,
+                        1,
+                        0,
+                        AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                                merged, MAX_PARALLELISM, 2, 1, 0));
+        feed(back, phase3);
+        phase2.forEach(u -> seen.add(u.canonical));
+        Set<String> expected3 = new LinkedHashSet<>();
+        phase3.stream().map(u -> u.canonical).filter(c -> !seen.contains(c)).forEach(expected3::add);
+        assertThat(emitted(back)).containsExactlyElementsOf(expected3);
+    }
+
+    @Test
+    void restoreWithAnotherProfileOrKeyModeIsRefused() throws Exception {
+        var h = harness(exact(), 1, 0, null);
+        feed(h, List.of(url(1, 1)));
+        OperatorSubtaskState snap = checkpoint(h, 1);
+
+        DedupConfig otherProfile =
+                new DedupConfig(
+                        DedupMode.EXACT,
+                        1000,
+                        0.01,
+                        64 << 20,
+                        1024,
+                        Map.of("canonical.profile", "test/2", "keying.mode", "DOMAIN"),
+                        false);
+        assertThatThrownBy(() -> harness(otherProfile, 1, 0, snap))
+                .hasMessageContaining("'canonical.profile' was 'test/1'")
+                .hasMessageContaining("is 'test/2' now")
+                .hasMessageContaining("dedup.allow-settings-change");
+        DedupConfig otherKeys =
+                new DedupConfig(
+                        DedupMode.EXACT,
+                        1000,
+                        0.01,
+                        64 << 20,
+                        1024,
+                        Map.of("canonical.profile", "test/1", "keying.mode", "HOST"),
+                        false);
+        assertThatThrownBy(() -> harness(otherKeys, 1, 0, snap))
+                .hasMessageContaining("'keying.mode' was 'DOMAIN'");
+
+        DedupConfig allowed =
+                new DedupConfig(
+                        DedupMode.EXACT,
+                        1000,
+                        0.01,
+                        64 << 20,
+                        1024,
+                        Map.of("canonical.profile", "test/2", "keying.mode", "DOMAIN"),
+                        true);
+        harness(allowed, 1, 0, snap); // restores, with a warning
+    }
+
+    @Test
+    void approximateToExactIsRefusedButExactToApproximateIsFine() throws Exception {
+        var approx = harness(config(DedupMode.APPROXIMATE, 100, 0.01, 64 << 20, 16), 1, 0, null);
+        feed(approx, List.of(url(1, 1)));
+        OperatorSubtaskState approxSnap = checkpoint(approx, 1);
+        assertThatThrownBy(() -> harness(exact(), 1, 0, approxSnap))
+                .hasMessageContaining("'dedup.mode' was APPROXIMATE");
+
+        var ex = harness(exact(), 1, 0, null);
+        feed(ex, List.of(url(1, 1)));
+        OperatorSubtaskState exactSnap = checkpoint(ex, 1);
+        var now = harness(config(DedupMode.APPROXIMATE, 100, 0.01, 64 << 20, 16), 1, 0, exactSnap);
+        feed(now, List.of(url(1, 1), url(1, 2)));
+        assertThat(emitted(now)).containsExactly("http://d1.com/p/2");
+    }
+}
