@@ -34,7 +34,16 @@ public final class DeadLetterSerializer {
     private static final JsonFactory JSON = new JsonFactory();
 
     public static SerializationSchema<DeadLetter> value() {
-        return DeadLetterSerializer::toJson;
+        return new Value();
+    }
+
+    private static final class Value implements SerializationSchema<DeadLetter> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] serialize(DeadLetter d) {
+            return toJson(d);
+        }
     }
 
     static byte[] toJson(DeadLetter d) {

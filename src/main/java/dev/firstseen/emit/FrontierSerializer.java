@@ -30,12 +30,30 @@ public final class FrontierSerializer {
 
     /** Kafka record key. */
     public static SerializationSchema<FrontierRecord> key() {
-        return r -> r.key.getBytes(StandardCharsets.UTF_8);
+        return new Key();
     }
 
     /** Kafka record value. */
     public static SerializationSchema<FrontierRecord> value() {
-        return FrontierSerializer::toJson;
+        return new Value();
+    }
+
+    private static final class Key implements SerializationSchema<FrontierRecord> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] serialize(FrontierRecord r) {
+            return r.key.getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    private static final class Value implements SerializationSchema<FrontierRecord> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] serialize(FrontierRecord r) {
+            return toJson(r);
+        }
     }
 
     static byte[] toJson(FrontierRecord r) {

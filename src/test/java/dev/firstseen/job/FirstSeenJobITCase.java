@@ -1,0 +1,248 @@
+package dev.firstseen.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.firstseen.config.FirstSeenSettings;
+import dev.firstseen.emit.KafkaOutput;
+import dev.firstseen.ingest.KafkaInput;
+import dev.firstseen.ingest.RawRecord;
+import dev.firstseen.testing.KafkaBroker;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * End to end: a real KRaft broker, a MiniCluster at parallelism 2 with RocksDB and incremental
+ * checkpoints, the job's own Kafka source and exactly-once sinks, and a failure injected after a
+ * completed checkpoint. A read_committed consumer must then see every distinct canonical URL once
+ * on the frontier and every bad record once on the dead-letter topic.
+ */
+class FirstSeenJobITCase {
+
+    @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .setConfiguration(clusterConfig())
+                            .build());
+
+    private static Configuration clusterConfig() {
+        Configuration c = new Configuration();
+        c.setString("state.backend.type", "rocksdb");
+        c.setString("execution.checkpointing.incremental", "true");
+        c.setString(
+                "execution.checkpointing.dir",
+                new File("target/it-checkpoints").getAbsoluteFile().toURI().toString());
+        return c;
+    }
+
+    private static final int SITES = 20;
+    private static final int PAGES = 150;
+    private final ObjectMapper json = new ObjectMapper();
+
+    /** Three spellings of each URL; all canonicalize to {@link #canonical}. */
+    private static List<byte[]> spellings(int site, int page) {
+        return List.of(
+                bytes("http://www.site" + site + ".com/dir/page" + page + ".html?x=1"),
+                bytes(" HTTP://WWW.Site" + site + ".COM:80/dir/./page" + page + ".html?x=1#frag "),
+                bytes(
+                        "{\"url\":\"http://www.site"
+                                + site
+                                + ".com/dir/%70age"
+                                + page
+                                + ".html?x=1\",\"depth\":"
+                                + (page % 5)
+                                + "}"));
+    }
+
+    private static String canonical(int site, int page) {
+        return "http://www.site" + site + ".com/dir/page" + page + ".html?x=1";
+    }
+
+    /** Bad records and the reason each must be dead-lettered with. */
+    private static Map<byte[], String> badRecords() {
+        Map<byte[], String> bad = new HashMap<>();
+        Random rnd = new Random(5);
+        for (int i = 0; i < 5; i++) {
+            byte[] garbage = new byte[20 + i * 10];
+            rnd.nextBytes(garbage);
+            garbage[0] = (byte) 0xFF; // never valid UTF-8
+            bad.put(garbage, "invalid-utf8");
+        }
+        bad.put(bytes("http://a.com/" + "a".repeat(100_000)), "too-long");
+        bad.put(bytes("mailto:someone@example.com"), "unsupported-scheme");
+        bad.put(bytes("http://exa mple.com/"), "bad-host");
+        bad.put(new byte[0], "empty");
+        bad.put(bytes("{\"nourl\":1}"), "missing-url");
+        bad.put(bytes("{broken"), "bad-json");
+        bad.put(bytes("not a url"), "missing-scheme");
+        bad.put(bytes("http://a.com:99999/"), "bad-port");
+        return bad;
+    }
+
+    @Test
+    void everyDistinctUrlExactlyOnceAcrossAFailure() throws Exception {
+        String in = KAFKA.freshTopic("in", 2);
+        String frontier = KAFKA.freshTopic("frontier", 2);
+        String dead = KAFKA.freshTopic("dead", 1);
+
+        List<byte[]> records = new ArrayList<>();
+        for (int s = 0; s < SITES; s++) {
+            for (int p = 0; p < PAGES; p++) {
+                records.addAll(spellings(s, p));
+            }
+        }
+        Map<byte[], String> bad = badRecords();
+        records.addAll(bad.keySet());
+        Collections.shuffle(records, new Random(1));
+        KAFKA.produce(in, records);
+
+        Configuration conf = new Configuration();
+        conf.setString("kafka.bootstrap-servers", KAFKA.bootstrapServers());
+        conf.setString("input.topics", in);
+        conf.setString("input.starting-offsets", "EARLIEST");
+        conf.setString("input.bounded", "true");
+        conf.setString("frontier.topic", frontier);
+        conf.setString("dead-letter.topic", dead);
+        conf.setString("sink.transactional-id-prefix", "it-" + in);
+        conf.setString("execution.checkpointing.interval", "300 ms");
+        conf.setString("restart-strategy.type", "fixed-delay");
+        conf.setString("restart-strategy.fixed-delay.attempts", "3");
+        conf.setString("restart-strategy.fixed-delay.delay", "200 ms");
+        conf.setString("parallelism.default", "2");
+        FirstSeenSettings settings = FirstSeenSettings.from(conf);
+
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        FirstSeenJob.withJobDefaults(conf));
+        DataStream<RawRecord> input =
+                env.fromSource(
+                                KafkaInput.source(settings),
+                                WatermarkStrategy.noWatermarks(),
+                                "input")
+                        .map(new FailOnceAfterCheckpoint(1500))
+                        .returns(TypeInformation.of(RawRecord.class));
+        FirstSeenJob.Outputs out = FirstSeenJob.pipeline(settings, input);
+        out.frontier().sinkTo(KafkaOutput.frontier(settings));
+        out.deadLetters().sinkTo(KafkaOutput.deadLetters(settings));
+        FailOnceAfterCheckpoint.FAILURES.set(0);
+        JobExecutionResult result = env.execute("FirstSeen ITCase");
+
+        assertThat(FailOnceAfterCheckpoint.FAILURES.get())
+                .as("the injected failure happened")
+                .isGreaterThanOrEqualTo(1);
+
+        // Frontier: each canonical URL exactly once, keyed by its registrable domain.
+        List<ConsumerRecord<byte[], byte[]>> firstSeen = KAFKA.drain(frontier);
+        Map<String, Integer> counts = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : firstSeen) {
+            JsonNode n = json.readTree(r.value());
+            String c = n.get("canonical").asText();
+            counts.merge(c, 1, Integer::sum);
+            String key = new String(r.key(), StandardCharsets.UTF_8);
+            assertThat(n.get("key").asText()).isEqualTo(key);
+            assertThat(c).contains("://www." + key + "/");
+            if (n.get("url").asText().contains("%70age")) {
+                assertThat(n.get("meta").get("depth").isInt()).as("meta passed through").isTrue();
+            }
+        }
+        Set<String> expected = new HashSet<>();
+        for (int s = 0; s < SITES; s++) {
+            for (int p = 0; p < PAGES; p++) {
+                expected.add(canonical(s, p));
+            }
+        }
+        assertThat(counts.keySet()).isEqualTo(expected);
+        assertThat(counts.values()).allMatch(n -> n == 1);
+        assertThat(firstSeen).hasSize(SITES * PAGES);
+
+        // Dead letters: every bad record exactly once, with its reason.
+        Map<String, Integer> reasons = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : KAFKA.drain(dead)) {
+            JsonNode n = json.readTree(r.value());
+            reasons.merge(n.get("reason").asText(), 1, Integer::sum);
+            assertThat(n.get("source").get("topic").asText()).isEqualTo(in);
+        }
+        Map<String, Integer> expectedReasons = new TreeMap<>();
+        bad.values().forEach(reason -> expectedReasons.merge(reason, 1, Integer::sum));
+        assertThat(reasons).isEqualTo(expectedReasons);
+
+        // Accumulators of the final, successful attempt.
+        assertThat(result.getAllAccumulatorResults()).containsKey("firstSeen");
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Fails the first attempt once a checkpoint has completed and enough records went through, so
+     * that recovery restores real state and aborts real transactions. Slows the first attempt a
+     * little so checkpoints complete before the bounded input ends.
+     */
+    static final class FailOnceAfterCheckpoint extends RichMapFunction<RawRecord, RawRecord>
+            implements CheckpointListener {
+        private static final long serialVersionUID = 1L;
+        static final AtomicInteger FAILURES = new AtomicInteger();
+
+        private final int after;
+        private transient boolean checkpointed;
+        private transient int seen;
+        private transient boolean firstAttempt;
+
+        FailOnceAfterCheckpoint(int after) {
+            this.after = after;
+        }
+
+        @Override
+        public void open(OpenContext ctx) {
+            firstAttempt = getRuntimeContext().getTaskInfo().getAttemptNumber() == 0;
+        }
+
+        @Override
+        public RawRecord map(RawRecord value) throws Exception {
+            if (firstAttempt) {
+                if (++seen >= after && checkpointed) {
+                    FAILURES.incrementAndGet();
+                    throw new RuntimeException("Injected failure after " + seen + " records");
+                }
+                Thread.sleep(1);
+            }
+            return value;
+        }
+
+        @Override
+        public void notifyCheckpointComplete(long checkpointId) {
+            checkpointed = true;
+        }
+    }
+}
