@@ -1,0 +1,38 @@
+# Shared helpers for FirstSeen's scripts. Sourced, not run.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+LOCAL="$ROOT/.local"
+BOOTSTRAP="${FIRSTSEEN_BOOTSTRAP:-127.0.0.1:19092}"
+MVN=(mvn -B -ntp -q -Dstyle.color=never)
+
+log() { printf '%s\n' "$*" >&2; }
+
+need_java() {
+  command -v java >/dev/null || { log "java (17+) is not on PATH"; exit 1; }
+  command -v mvn >/dev/null || { log "mvn (3.8.6+) is not on PATH"; exit 1; }
+}
+
+# Builds the job jar and the local classpath when a source, the pom or a script changed.
+ensure_build() {
+  need_java
+  local stamp="$ROOT/target/.firstseen-built"
+  if [[ ! -f "$stamp" || ! -f "$ROOT/target/classpath.txt" ]] \
+     || [[ -n "$(find "$ROOT/src/main" "$ROOT/pom.xml" -newer "$stamp" -print -quit)" ]]; then
+    log "building FirstSeen (mvn package, tests skipped)..."
+    (cd "$ROOT" && "${MVN[@]}" package -DskipTests \
+      && "${MVN[@]}" dependency:build-classpath -Dmdep.includeScope=compile \
+           -Dmdep.outputFile=target/classpath.txt)
+    touch "$stamp"
+  fi
+}
+
+# Classpath for running the job and tools locally: our classes, Flink (provided), Kafka clients.
+job_cp() {
+  printf '%s:%s' "$ROOT/target/classes" "$(cat "$ROOT/target/classpath.txt")"
+}
+
+run_tool() {
+  local main="$1"; shift
+  java -Xmx512m -cp "$(job_cp)" "dev.firstseen.tools.$main" "$@"
+}

@@ -1,0 +1,52 @@
+package dev.firstseen.tools;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Produces each line of a file (or standard input) as one record value. */
+public final class Produce {
+    private Produce() {}
+
+    static final String USAGE =
+            "Usage: Produce --bootstrap HOST:PORT --topic TOPIC [--file PATH]   (default: stdin)";
+
+    public static void main(String[] argv) throws Exception {
+        ToolArgs args = new ToolArgs(argv, USAGE);
+        String topic = args.required("topic");
+        long n = 0;
+        try (KafkaProducer<byte[], byte[]> producer = producer(args.required("bootstrap"));
+                BufferedReader in =
+                        args.has("file")
+                                ? Files.newBufferedReader(
+                                        Path.of(args.required("file")), StandardCharsets.UTF_8)
+                                : new BufferedReader(
+                                        new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                producer.send(new ProducerRecord<>(topic, line.getBytes(StandardCharsets.UTF_8)));
+                n++;
+            }
+            producer.flush();
+        }
+        System.err.printf("produced %,d records to %s%n", n, topic);
+    }
+
+    static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("key.serializer", ByteArraySerializer.class.getName());
+        p.put("value.serializer", ByteArraySerializer.class.getName());
+        p.put("linger.ms", "20");
+        p.put("batch.size", Integer.toString(256 << 10));
+        p.put("compression.type", "lz4");
+        p.put("max.request.size", Integer.toString(4 << 20));
+        return new KafkaProducer<>(p);
+    }
+}

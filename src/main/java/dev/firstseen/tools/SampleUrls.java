@@ -1,0 +1,61 @@
+package dev.firstseen.tools;
+
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Writes a {@link CrawlStream} to a topic or a file (one record per line; records containing a
+ * line break are then written as-is and split by readers, so prefer --topic).
+ */
+public final class SampleUrls {
+    private SampleUrls() {}
+
+    static final String USAGE =
+            "Usage: SampleUrls --count N [--seed S] [--domains D] [--bad-rate R]"
+                    + " (--bootstrap HOST:PORT --topic TOPIC | --out FILE)";
+
+    public static void main(String[] argv) throws Exception {
+        ToolArgs args = new ToolArgs(argv, USAGE);
+        long count = args.getLong("count", 100_000);
+        CrawlStream stream =
+                new CrawlStream(
+                        args.getLong("seed", 1),
+                        (int) args.getLong("domains", 500),
+                        Double.parseDouble(args.get("bad-rate", "0.01")));
+        long start = System.nanoTime();
+        long lastReport = start;
+        if (args.has("out")) {
+            try (OutputStream out =
+                    new BufferedOutputStream(Files.newOutputStream(Path.of(args.required("out"))))) {
+                for (long i = 0; i < count; i++) {
+                    out.write(stream.next());
+                    out.write('\n');
+                }
+            }
+        } else {
+            String topic = args.required("topic");
+            try (KafkaProducer<byte[], byte[]> producer =
+                    Produce.producer(args.required("bootstrap"))) {
+                for (long i = 0; i < count; i++) {
+                    producer.send(new ProducerRecord<>(topic, stream.next()));
+                    long now = System.nanoTime();
+                    if (now - lastReport > 1_000_000_000L) {
+                        System.err.printf("\r  producing %,d / %,d", i + 1, count);
+                        lastReport = now;
+                    }
+                }
+                producer.flush();
+            }
+        }
+        System.err.printf(
+                "\rgenerated %,d records in %.1f s: %,d distinct URLs, %,d bad records%n",
+                count,
+                (System.nanoTime() - start) / 1e9,
+                stream.distinct(),
+                stream.bad());
+    }
+}

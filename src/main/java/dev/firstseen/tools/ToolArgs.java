@@ -1,0 +1,45 @@
+package dev.firstseen.tools;
+
+import org.apache.flink.util.ParameterTool;
+
+/** Minimal {@code --key value} parsing shared by the command-line tools. */
+final class ToolArgs {
+    private final ParameterTool params;
+    private final String usage;
+
+    ToolArgs(String[] args, String usage) {
+        this.params = ParameterTool.fromArgs(args);
+        this.usage = usage;
+        if (params.has("help")) {
+            System.out.println(usage);
+            System.exit(0);
+        }
+    }
+
+    String get(String key, String defaultValue) {
+        return params.get(key, defaultValue);
+    }
+
+    String required(String key) {
+        String v = params.get(key);
+        if (v == null || v.isBlank()) {
+            System.err.println("Missing --" + key + "\n" + usage);
+            System.exit(2);
+        }
+        return v;
+    }
+
+    long getLong(String key, long defaultValue) {
+        try {
+            return params.getLong(key, defaultValue);
+        } catch (NumberFormatException e) {
+            System.err.println("--" + key + " must be a number\n" + usage);
+            System.exit(2);
+            return defaultValue;
+        }
+    }
+
+    boolean has(String key) {
+        return params.has(key);
+    }
+}
