@@ -12,8 +12,8 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * Stages "canonical" and "keying": canonicalizes each URL and attaches its partition key. URLs
- * the canonicalizer rejects go to {@link DeadLetter#TAG} with the original message as raw value.
+ * Stages "canonical" and "keying": canonicalizes each URL and attaches its partition key. URLs the
+ * canonicalizer rejects go to {@link DeadLetter#TAG} with the original message as raw value.
  */
 public class CanonicalizeFunction extends ProcessFunction<UrlMessage, CanonicalUrl> {
     private static final long serialVersionUID = 1L;
@@ -50,7 +50,8 @@ public class CanonicalizeFunction extends ProcessFunction<UrlMessage, CanonicalU
                             in.partition,
                             in.offset,
                             -1L);
-            ctx.output(DeadLetter.TAG, DeadLetter.of(raw, reason, c.detail(), maxDeadLetterRawBytes));
+            ctx.output(
+                    DeadLetter.TAG, DeadLetter.of(raw, reason, c.detail(), maxDeadLetterRawBytes));
             return;
         }
         out.collect(

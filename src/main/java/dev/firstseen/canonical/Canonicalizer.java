@@ -45,7 +45,10 @@ public final class Canonicalizer implements Serializable {
             if (!KNOWN_SCHEMES.contains(scheme)) {
                 throw new IllegalArgumentException(
                         String.format(
-                                "Scheme '%s' is not supported; choose from %s", s, KNOWN_SCHEMES));
+                                Locale.ROOT,
+                                "Scheme '%s' is not supported; choose from %s",
+                                s,
+                                KNOWN_SCHEMES));
             }
             lower.add(scheme);
         }

@@ -7,13 +7,14 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Rule "host": one spelling per host.
  *
  * <ul>
- *   <li>escapes are decoded ({@code %65xample.com} is {@code example.com}); bytes that are not UTF-8
- *       reject the URL;
+ *   <li>escapes are decoded ({@code %65xample.com} is {@code example.com}); bytes that are not
+ *       UTF-8 reject the URL;
  *   <li>internationalized names go to punycode with {@link IDN#toASCII} (IDNA2003; UTS #46 mapping
  *       differs for a few characters such as ß) and everything is lower-cased (RFC 3986 6.2.2.1);
  *   <li>trailing dots are removed, so the fully-qualified {@code example.com.} shares state with
@@ -77,7 +78,7 @@ final class HostRule {
             if (c >= 128 || FORBIDDEN[c]) {
                 throw new Rejected(
                         DeadLetterReason.BAD_HOST,
-                        String.format("forbidden character U+%04X in host", (int) c));
+                        String.format(Locale.ROOT, "forbidden character U+%04X in host", (int) c));
             }
         }
         if (IpAddresses.endsInNumber(host)) {

@@ -2,15 +2,15 @@ package dev.firstseen.canonical;
 
 /**
  * IP literal parsing and serialization as the WHATWG URL Standard defines it (IPv4 parser, IPv6
- * parser, IPv6 serializer). Every spelling of an address maps to one canonical string, so
- * {@code http://0x7f.1/}, {@code http://2130706433/} and {@code http://127.0.0.1/} share a key.
+ * parser, IPv6 serializer). Every spelling of an address maps to one canonical string, so {@code
+ * http://0x7f.1/}, {@code http://2130706433/} and {@code http://127.0.0.1/} share a key.
  */
 final class IpAddresses {
     private IpAddresses() {}
 
     /**
-     * True if the last dot-separated label (after an optional trailing dot) is a number, which makes
-     * the whole host an IPv4 address or invalid (WHATWG "ends in a number checker").
+     * True if the last dot-separated label (after an optional trailing dot) is a number, which
+     * makes the whole host an IPv4 address or invalid (WHATWG "ends in a number checker").
      */
     static boolean endsInNumber(String host) {
         int end = host.length();

@@ -101,7 +101,9 @@ final class PercentEncoding {
         out.append('%').append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
     }
 
-    /** Writes the code point at {@code s[i]} as escaped UTF-8; returns the index of its last char. */
+    /**
+     * Writes the code point at {@code s[i]} as escaped UTF-8; returns the index of its last char.
+     */
     private static int appendUtf8(String s, int i, int to, StringBuilder out) {
         char c = s.charAt(i);
         int cp = c;

@@ -20,7 +20,9 @@ final class PortRule {
             if (c < '0' || c > '9') {
                 throw new Rejected(
                         DeadLetterReason.BAD_PORT,
-                        "port '" + SchemeRule.abbreviate(s.substring(from, to)) + "' is not a number");
+                        "port '"
+                                + SchemeRule.abbreviate(s.substring(from, to))
+                                + "' is not a number");
             }
             port = port * 10 + (c - '0');
             if (port > 65535) {

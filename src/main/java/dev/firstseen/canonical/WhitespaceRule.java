@@ -2,8 +2,8 @@ package dev.firstseen.canonical;
 
 /**
  * Rule "whitespace": strips leading and trailing C0 controls and spaces, and removes every ASCII
- * tab, line feed and carriage return inside the URL (WHATWG URL Standard, basic URL parser, steps
- * 1 and 3). Extractors often copy URLs out of markup with such characters in them; browsers ignore
+ * tab, line feed and carriage return inside the URL (WHATWG URL Standard, basic URL parser, steps 1
+ * and 3). Extractors often copy URLs out of markup with such characters in them; browsers ignore
  * them, so they never distinguish two pages.
  */
 final class WhitespaceRule {

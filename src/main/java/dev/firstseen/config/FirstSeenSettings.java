@@ -65,9 +65,12 @@ public final class FirstSeenSettings {
             } else if (!known.contains(key) && OWN_PREFIXES.stream().anyMatch(key::startsWith)) {
                 problems.add(
                         String.format(
+                                Locale.ROOT,
                                 "Unknown option '%s'. FirstSeen options are: %s; Kafka client"
                                         + " properties go under '%s'",
-                                key, known.stream().sorted().toList(), KAFKA_PROPERTIES_PREFIX));
+                                key,
+                                known.stream().sorted().toList(),
+                                KAFKA_PROPERTIES_PREFIX));
             }
         }
         // Reading every option once reports values that do not parse (e.g. a bad enum).
@@ -75,7 +78,8 @@ public final class FirstSeenSettings {
             try {
                 conf.get(o);
             } catch (IllegalArgumentException ex) {
-                problems.add(String.format("Option '%s': %s", o.key(), ex.getMessage()));
+                problems.add(
+                        String.format(Locale.ROOT, "Option '%s': %s", o.key(), ex.getMessage()));
             }
         }
         if (problems.isEmpty()) {

@@ -7,10 +7,10 @@ import dev.firstseen.dedup.internal.Murmur3;
  *
  * <p>A fingerprint selects one page of the layer and one 64-byte block in that page (from {@code
  * hi}), then k bit positions inside the block, 9 bits each, taken from {@code lo} and, past 7
- * hashes, from further mixes of the original {@code lo}. All k probes hit one cache line and one page, so a check costs
- * at most one state read (Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom
- * Filters", WEA 2007). Layers above 0 remix both halves with the layer number so the layers'
- * errors are independent.
+ * hashes, from further mixes of the original {@code lo}. All k probes hit one cache line and one
+ * page, so a check costs at most one state read (Putze, Sanders, Singler, "Cache-, Hash- and
+ * Space-Efficient Bloom Filters", WEA 2007). Layers above 0 remix both halves with the layer number
+ * so the layers' errors are independent.
  *
  * <p>This mapping is part of the state format: pages written by one version must be read by the
  * next. {@code BlockedBloomTest} pins it with golden positions; a change needs a new strategy id in

@@ -1,5 +1,7 @@
 package dev.firstseen.dedup;
 
+import java.util.Locale;
+
 /**
  * Geometry and fill of one layer of a key's scalable Bloom filter. The bits themselves live in
  * pages of {@link #pageBytes()} bytes, each a run of 64-byte blocks (see {@link BlockedBloom}).
@@ -10,6 +12,7 @@ public final class BloomLayer {
     public static final int BLOCK_BYTES = 64;
     public static final int BLOCK_BITS = BLOCK_BYTES * 8;
     public static final int MAX_BLOCKS_PER_PAGE = 16;
+
     /** Layers per key; page ids are {@code layer << 24 | page}. */
     public static final int MAX_LAYERS = 24;
 
@@ -40,8 +43,8 @@ public final class BloomLayer {
 
     /**
      * A layer for {@code capacity} items at rate {@code fpp}: m bits from {@link
-     * BloomMath#blockedBits}, rounded up to whole 512-bit blocks spread evenly over pages of at most
-     * 16 blocks (1 KiB); the k that minimizes the blocked rate for that m.
+     * BloomMath#blockedBits}, rounded up to whole 512-bit blocks spread evenly over pages of at
+     * most 16 blocks (1 KiB); the k that minimizes the blocked rate for that m.
      */
     public static BloomLayer sized(long capacity, double fpp) {
         long bits = BloomMath.blockedBits(capacity, fpp, BLOCK_BITS);
@@ -52,8 +55,12 @@ public final class BloomLayer {
         if (pages > MAX_PAGES) {
             throw new IllegalArgumentException(
                     String.format(
+                            Locale.ROOT,
                             "A Bloom layer for %d URLs at rate %s needs %d pages, more than %d",
-                            capacity, fpp, pages, MAX_PAGES));
+                            capacity,
+                            fpp,
+                            pages,
+                            MAX_PAGES));
         }
         int hashes = BloomMath.blockedHashes(capacity, blocks * BLOCK_BITS, BLOCK_BITS);
         return new BloomLayer((int) pages, perPage, hashes, capacity, 0);
@@ -82,7 +89,12 @@ public final class BloomLayer {
     @Override
     public String toString() {
         return String.format(
+                Locale.ROOT,
                 "layer(pages=%d x %dB, k=%d, %d/%d)",
-                pages, pageBytes(), hashes, count, capacity);
+                pages,
+                pageBytes(),
+                hashes,
+                count,
+                capacity);
     }
 }

@@ -3,9 +3,9 @@ package dev.firstseen.dedup;
 /** How the dedup operator answers a Bloom filter "maybe". */
 public enum DedupMode {
     /**
-     * Every "maybe" is confirmed against the exact store (128-bit fingerprints in RocksDB), so a new
-     * URL is never dropped. Costs ~40 bytes of RocksDB state per distinct URL and one point read per
-     * "maybe".
+     * Every "maybe" is confirmed against the exact store (128-bit fingerprints in RocksDB), so a
+     * new URL is never dropped. Costs ~40 bytes of RocksDB state per distinct URL and one point
+     * read per "maybe".
      */
     EXACT,
     /**

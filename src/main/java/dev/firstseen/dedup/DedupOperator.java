@@ -27,8 +27,8 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
- * Stage "dedup": emits each canonical URL the first time its key has seen it, and never again.
- * Runs after {@code keyBy(partition key)}.
+ * Stage "dedup": emits each canonical URL the first time its key has seen it, and never again. Runs
+ * after {@code keyBy(partition key)}.
  *
  * <p>Contract: in {@link DedupMode#EXACT} a URL is emitted if and only if its fingerprint was not
  * in the key's state — no false positives, no false negatives, across failures, restores and

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Per-key description of a scalable Bloom filter: the strategy, the sizing it was created with,
- * and its layers (see {@link BloomMath} for the growth rule). Stored in keyed state with {@link
+ * Per-key description of a scalable Bloom filter: the strategy, the sizing it was created with, and
+ * its layers (see {@link BloomMath} for the growth rule). Stored in keyed state with {@link
  * FilterMetaSerializer}.
  */
 public final class FilterMeta {

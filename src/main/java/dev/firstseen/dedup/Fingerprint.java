@@ -2,14 +2,15 @@ package dev.firstseen.dedup;
 
 import dev.firstseen.dedup.internal.Murmur3;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * The 128-bit identity of a canonical URL: MurmurHash3 x64 128 (seed 0) over its UTF-8 bytes. The
- * exact store keeps fingerprints instead of URLs: 16 bytes instead of ~100. Two distinct URLs
- * share a fingerprint with probability about n²/2¹²⁹ — around 1e-19 for 10 billion URLs.
+ * exact store keeps fingerprints instead of URLs: 16 bytes instead of ~100. Two distinct URLs share
+ * a fingerprint with probability about n²/2¹²⁹ — around 1e-19 for 10 billion URLs.
  *
- * <p>The hash function is part of the state format: changing it would make every stored
- * fingerprint miss. {@code FingerprintTest} pins it with golden values.
+ * <p>The hash function is part of the state format: changing it would make every stored fingerprint
+ * miss. {@code FingerprintTest} pins it with golden values.
  */
 public final class Fingerprint {
     public final long hi;
@@ -48,6 +49,6 @@ public final class Fingerprint {
 
     @Override
     public String toString() {
-        return String.format("%016x%016x", hi, lo);
+        return String.format(Locale.ROOT, "%016x%016x", hi, lo);
     }
 }

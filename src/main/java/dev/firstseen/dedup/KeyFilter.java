@@ -4,8 +4,8 @@ import java.util.BitSet;
 
 /**
  * The heap copy of one key's Bloom filter: its metadata and the pages loaded so far. Pages are
- * loaded on first touch; a page missing from state is all zeros and costs no memory until a bit
- * is set in it. Dirty pages and metadata are written back by {@link DedupOperator}.
+ * loaded on first touch; a page missing from state is all zeros and costs no memory until a bit is
+ * set in it. Dirty pages and metadata are written back by {@link DedupOperator}.
  */
 final class KeyFilter {
     /** Marks a page that was looked up and is not in state (all bits zero). */

@@ -17,7 +17,9 @@ public final class RecentFingerprintCache {
     private final long[] los;
     private final int mask;
 
-    /** @param entries capacity, rounded up to a power of two; 0 disables the cache */
+    /**
+     * @param entries capacity, rounded up to a power of two; 0 disables the cache
+     */
     public RecentFingerprintCache(int entries) {
         if (entries < 0) {
             throw new IllegalArgumentException("entries must be >= 0, was " + entries);

@@ -2,6 +2,7 @@ package dev.firstseen.dedup;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -44,10 +45,13 @@ final class SettingsGuard {
             if (before != null && now != null && !before.equals(now)) {
                 problems.add(
                         String.format(
+                                Locale.ROOT,
                                 "'%s' was '%s' when the state was written and is '%s' now: every"
                                         + " URL seen so far would be looked up under a different"
                                         + " identity and emitted again",
-                                key, before, now));
+                                key,
+                                before,
+                                now));
             }
         }
         if (DedupMode.APPROXIMATE.name().equals(previous.get(DEDUP_MODE))

@@ -7,8 +7,8 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * A record FirstSeen could not use, with why, and where it came from. Written to the dead-letter
- * topic by {@link DeadLetterSerializer}. The raw value is kept up to a limit so that a 1 MB
- * garbage record cannot make the dead-letter write itself fail. A Flink POJO.
+ * topic by {@link DeadLetterSerializer}. The raw value is kept up to a limit so that a 1 MB garbage
+ * record cannot make the dead-letter write itself fail. A Flink POJO.
  */
 public class DeadLetter {
     /** Side output that every stage sends its dead letters to. */
@@ -17,10 +17,13 @@ public class DeadLetter {
 
     public String reason;
     public String detail;
+
     /** The first bytes of the raw value, null for a null value. */
     public byte[] raw;
+
     /** Length of the whole raw value in bytes, -1 for a null value. */
     public int rawLength;
+
     public String topic;
     public int partition;
     public long offset;

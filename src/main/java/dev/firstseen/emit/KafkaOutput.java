@@ -46,8 +46,7 @@ public final class KafkaOutput {
         Properties p = new Properties();
         // The connector's default (1 h) exceeds the broker's default maximum (15 min) and the
         // job would fail at its first transaction.
-        p.setProperty(
-                "transaction.timeout.ms", Long.toString(s.transactionTimeout().toMillis()));
+        p.setProperty("transaction.timeout.ms", Long.toString(s.transactionTimeout().toMillis()));
         p.setProperty("compression.type", "lz4");
         p.putAll(s.kafkaProperties());
         return p;

@@ -43,7 +43,8 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlMessage> {
         MessageDecoder.Decoded d = decoder.decode(in.value);
         if (d.reason != null) {
             deadLetters.inc(d.reason);
-            ctx.output(DeadLetter.TAG, DeadLetter.of(in, d.reason, d.detail, maxDeadLetterRawBytes));
+            ctx.output(
+                    DeadLetter.TAG, DeadLetter.of(in, d.reason, d.detail, maxDeadLetterRawBytes));
             return;
         }
         out.collect(new UrlMessage(d.url, d.metaJson, in.topic, in.partition, in.offset));

@@ -10,6 +10,9 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 public final class KafkaInput {
     private KafkaInput() {}
 
+    // OffsetResetStrategy is deprecated in kafka-clients 4.x, but the connector's
+    // committedOffsets(...) still takes it.
+    @SuppressWarnings("deprecation")
     public static KafkaSource<RawRecord> source(FirstSeenSettings s) {
         KafkaSourceBuilder<RawRecord> b =
                 KafkaSource.<RawRecord>builder()

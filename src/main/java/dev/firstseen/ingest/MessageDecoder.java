@@ -59,7 +59,8 @@ public final class MessageDecoder implements Serializable {
 
     public Decoded decode(byte[] value) {
         if (value == null || value.length == 0) {
-            return Decoded.fail(DeadLetterReason.EMPTY, value == null ? "null value" : "empty value");
+            return Decoded.fail(
+                    DeadLetterReason.EMPTY, value == null ? "null value" : "empty value");
         }
         if (value.length > maxRecordBytes) {
             return Decoded.fail(

@@ -74,7 +74,8 @@ public final class FirstSeenJob {
     }
 
     /** The two output streams of the pipeline. */
-    public record Outputs(DataStream<FrontierRecord> frontier, DataStream<DeadLetter> deadLetters) {}
+    public record Outputs(
+            DataStream<FrontierRecord> frontier, DataStream<DeadLetter> deadLetters) {}
 
     /** Adds the job to {@code env}. */
     public void build(StreamExecutionEnvironment env) {
@@ -157,7 +158,8 @@ public final class FirstSeenJob {
                 settings.deadLetterTopic(),
                 settings.dedupMode(),
                 settings.keyMode());
-        return env.execute("FirstSeen " + settings.inputTopics() + " -> " + settings.frontierTopic());
+        return env.execute(
+                "FirstSeen " + settings.inputTopics() + " -> " + settings.frontierTopic());
     }
 
     public static void main(String[] args) throws Exception {

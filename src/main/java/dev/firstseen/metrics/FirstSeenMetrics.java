@@ -33,7 +33,8 @@ public final class FirstSeenMetrics {
     }
 
     /** Registers a counter as a metric in {@code group} and an accumulator named {@code name}. */
-    public static Counter counter(RuntimeContext ctx, MetricGroup group, String metric, String name) {
+    public static Counter counter(
+            RuntimeContext ctx, MetricGroup group, String metric, String name) {
         LongCounter acc = new LongCounter();
         ctx.addAccumulator(name, acc);
         return group.counter(metric, new AccumulatingCounter(acc));

@@ -2,16 +2,17 @@ package dev.firstseen.tools;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
  * A seeded, deterministic stream of what link extractors send: Zipf-distributed domains, navigation
  * links repeated constantly, article links with a long tail, each written in one of several
- * spellings that canonicalize to the same URL (case, default port, fragment, dot segments,
- * escapes, white space, JSON wrapping), and a share of bad records (other schemes, relative links,
- * broken hosts, invalid UTF-8, huge values, broken JSON). It counts the distinct pages and bad
- * records it produced, so a run's output can be checked against it.
+ * spellings that canonicalize to the same URL (case, default port, fragment, dot segments, escapes,
+ * white space, JSON wrapping), and a share of bad records (other schemes, relative links, broken
+ * hosts, invalid UTF-8, huge values, broken JSON). It counts the distinct pages and bad records it
+ * produced, so a run's output can be checked against it.
  */
 public final class CrawlStream {
     private static final String[] TLDS = {
@@ -117,7 +118,10 @@ public final class CrawlStream {
         String host = host(d);
         switch (rnd.nextInt(12)) {
             case 0:
-                return scheme.toUpperCase() + "://" + host.toUpperCase() + path;
+                return scheme.toUpperCase(Locale.ROOT)
+                        + "://"
+                        + host.toUpperCase(Locale.ROOT)
+                        + path;
             case 1:
                 return scheme + "://" + host + (scheme.equals("https") ? ":443" : ":80") + path;
             case 2:
@@ -142,7 +146,9 @@ public final class CrawlStream {
                         + rnd.nextInt(5)
                         + "}";
             case 7:
-                return path.indexOf('?') < 0 ? scheme + "://" + host + path + "?" : scheme + "://" + host + path;
+                return path.indexOf('?') < 0
+                        ? scheme + "://" + host + path + "?"
+                        : scheme + "://" + host + path;
             default:
                 return scheme + "://" + host + path;
         }
@@ -151,13 +157,15 @@ public final class CrawlStream {
     private byte[] badRecord() {
         switch (rnd.nextInt(10)) {
             case 0:
-                return ("mailto:editor@site" + rnd.nextInt(100) + ".com").getBytes(StandardCharsets.UTF_8);
+                return ("mailto:editor@site" + rnd.nextInt(100) + ".com")
+                        .getBytes(StandardCharsets.UTF_8);
             case 1:
                 return "javascript:void(0)".getBytes(StandardCharsets.UTF_8);
             case 2:
                 return ("/relative/link-" + rnd.nextInt(1000)).getBytes(StandardCharsets.UTF_8);
             case 3:
-                return ("http://bad host " + rnd.nextInt(100) + ".com/").getBytes(StandardCharsets.UTF_8);
+                return ("http://bad host " + rnd.nextInt(100) + ".com/")
+                        .getBytes(StandardCharsets.UTF_8);
             case 4:
                 byte[] garbage = new byte[1 + rnd.nextInt(200)];
                 rnd.nextBytes(garbage);

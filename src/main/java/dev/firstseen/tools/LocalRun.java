@@ -6,6 +6,7 @@ import dev.firstseen.ingest.KafkaInput;
 import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.metrics.FirstSeenMetrics;
 import java.io.File;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -22,10 +23,10 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Runs FirstSeen in a local Flink (MiniCluster) with RocksDB and checkpoints, shows a progress
- * line while it runs (input offsets committed by the job against the end of the input), and prints
- * a summary when a bounded run finishes. Takes the same {@code --key value} options as the job;
- * local defaults apply where they are not given. Ctrl-C cancels the job.
+ * Runs FirstSeen in a local Flink (MiniCluster) with RocksDB and checkpoints, shows a progress line
+ * while it runs (input offsets committed by the job against the end of the input), and prints a
+ * summary when a bounded run finishes. Takes the same {@code --key value} options as the job; local
+ * defaults apply where they are not given. Ctrl-C cancels the job.
  */
 public final class LocalRun {
     private LocalRun() {}
@@ -85,6 +86,7 @@ public final class LocalRun {
                         });
         Runtime.getRuntime().addShutdownHook(cancel);
         System.err.printf(
+                Locale.ROOT,
                 "FirstSeen running locally: %s -> %s (dead letters: %s), job %s%n",
                 settings.inputTopics(),
                 settings.frontierTopic(),
@@ -105,12 +107,16 @@ public final class LocalRun {
             while (!done.isDone()) {
                 long committed = committed(admin, settings.groupId(), end);
                 System.err.printf(
+                        Locale.ROOT,
                         "%s  [%5.1fs] input committed by checkpoints: %,d / %,d%s%s",
                         tty ? "\r" : "",
                         (System.nanoTime() - start) / 1e9,
                         committed,
                         total,
-                        total == 0 ? "" : String.format(" (%.0f%%)", 100.0 * committed / total),
+                        total == 0
+                                ? ""
+                                : String.format(
+                                        Locale.ROOT, " (%.0f%%)", 100.0 * committed / total),
                         tty ? "   " : "\n");
                 try {
                     done.get(tty ? 1 : 3, TimeUnit.SECONDS);
@@ -124,7 +130,8 @@ public final class LocalRun {
         }
         JobExecutionResult result = done.get();
         Runtime.getRuntime().removeShutdownHook(cancel);
-        System.out.print(summary(result.getAllAccumulatorResults(), (System.nanoTime() - start) / 1e9));
+        System.out.print(
+                summary(result.getAllAccumulatorResults(), (System.nanoTime() - start) / 1e9));
     }
 
     private static Map<TopicPartition, Long> endOffsets(Admin admin, FirstSeenSettings s)
@@ -132,7 +139,11 @@ public final class LocalRun {
         Map<TopicPartition, OffsetSpec> req = new TreeMap<>(LocalRun::compare);
         for (var d : admin.describeTopics(s.inputTopics()).allTopicNames().get().values()) {
             d.partitions()
-                    .forEach(p -> req.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest()));
+                    .forEach(
+                            p ->
+                                    req.put(
+                                            new TopicPartition(d.name(), p.partition()),
+                                            OffsetSpec.latest()));
         }
         Map<TopicPartition, Long> end = new TreeMap<>(LocalRun::compare);
         for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e :
@@ -185,17 +196,52 @@ public final class LocalRun {
         long l3 = get(acc, FirstSeenMetrics.L3_READS);
         long fp = get(acc, FirstSeenMetrics.FALSE_POSITIVES_CAUGHT);
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("FirstSeen summary (%.1f s, %,.0f records/s)%n", seconds, in / seconds));
-        sb.append(String.format("  records in             %,12d%n", in));
-        sb.append(String.format("  first-seen (frontier)  %,12d  %s%n", first, pct(first, in)));
-        sb.append(String.format("  duplicates             %,12d  %s%n", dup, pct(dup, in)));
-        sb.append(String.format("  dead letters           %,12d  %s%n", deadTotal, pct(deadTotal, in)));
-        dead.forEach((r, n) -> sb.append(String.format("      %-20s %,10d%n", r, n)));
-        sb.append(String.format("  L1 recent-cache hits   %,12d  %s of duplicates%n", l1, pct(l1, dup)));
-        sb.append(String.format("  L2 definitely new      %,12d  (no RocksDB read)%n", l2New));
-        sb.append(String.format("  L2 maybe               %,12d%n", l2Maybe));
-        sb.append(String.format("  L3 RocksDB reads       %,12d  %s of first-seen URLs were caught Bloom false positives (%,d)%n", l3, pct(fp, first), fp));
-        sb.append(String.format("  Bloom pages flushed    %,12d   loaded %,d%n", get(acc, FirstSeenMetrics.PAGES_FLUSHED), get(acc, FirstSeenMetrics.PAGES_LOADED)));
+        sb.append(
+                String.format(
+                        Locale.ROOT,
+                        "FirstSeen summary (%.1f s, %,.0f records/s)%n",
+                        seconds,
+                        in / seconds));
+        sb.append(String.format(Locale.ROOT, "  records in             %,12d%n", in));
+        sb.append(
+                String.format(
+                        Locale.ROOT,
+                        "  first-seen (frontier)  %,12d  %s%n",
+                        first,
+                        pct(first, in)));
+        sb.append(
+                String.format(
+                        Locale.ROOT, "  duplicates             %,12d  %s%n", dup, pct(dup, in)));
+        sb.append(
+                String.format(
+                        Locale.ROOT,
+                        "  dead letters           %,12d  %s%n",
+                        deadTotal,
+                        pct(deadTotal, in)));
+        dead.forEach((r, n) -> sb.append(String.format(Locale.ROOT, "      %-20s %,10d%n", r, n)));
+        sb.append(
+                String.format(
+                        Locale.ROOT,
+                        "  L1 recent-cache hits   %,12d  %s of duplicates%n",
+                        l1,
+                        pct(l1, dup)));
+        sb.append(
+                String.format(
+                        Locale.ROOT, "  L2 definitely new      %,12d  (no RocksDB read)%n", l2New));
+        sb.append(String.format(Locale.ROOT, "  L2 maybe               %,12d%n", l2Maybe));
+        sb.append(
+                String.format(
+                        Locale.ROOT,
+                        "  L3 RocksDB reads       %,12d  %s of first-seen URLs were caught Bloom false positives (%,d)%n",
+                        l3,
+                        pct(fp, first),
+                        fp));
+        sb.append(
+                String.format(
+                        Locale.ROOT,
+                        "  Bloom pages flushed    %,12d   loaded %,d%n",
+                        get(acc, FirstSeenMetrics.PAGES_FLUSHED),
+                        get(acc, FirstSeenMetrics.PAGES_LOADED)));
         return sb.toString();
     }
 
@@ -205,6 +251,6 @@ public final class LocalRun {
     }
 
     private static String pct(long a, long b) {
-        return b == 0 ? "" : String.format("(%.1f%%)", 100.0 * a / b);
+        return b == 0 ? "" : String.format(Locale.ROOT, "(%.1f%%)", 100.0 * a / b);
     }
 }

@@ -5,6 +5,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -35,7 +36,7 @@ public final class Produce {
             }
             producer.flush();
         }
-        System.err.printf("produced %,d records to %s%n", n, topic);
+        System.err.printf(Locale.ROOT, "produced %,d records to %s%n", n, topic);
     }
 
     static KafkaProducer<byte[], byte[]> producer(String bootstrap) {

@@ -4,12 +4,13 @@ import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * Writes a {@link CrawlStream} to a topic or a file (one record per line; records containing a
- * line break are then written as-is and split by readers, so prefer --topic).
+ * Writes a {@link CrawlStream} to a topic or a file (one record per line; records containing a line
+ * break are then written as-is and split by readers, so prefer --topic).
  */
 public final class SampleUrls {
     private SampleUrls() {}
@@ -30,7 +31,8 @@ public final class SampleUrls {
         long lastReport = start;
         if (args.has("out")) {
             try (OutputStream out =
-                    new BufferedOutputStream(Files.newOutputStream(Path.of(args.required("out"))))) {
+                    new BufferedOutputStream(
+                            Files.newOutputStream(Path.of(args.required("out"))))) {
                 for (long i = 0; i < count; i++) {
                     out.write(stream.next());
                     out.write('\n');
@@ -44,7 +46,7 @@ public final class SampleUrls {
                     producer.send(new ProducerRecord<>(topic, stream.next()));
                     long now = System.nanoTime();
                     if (now - lastReport > 1_000_000_000L) {
-                        System.err.printf("\r  producing %,d / %,d", i + 1, count);
+                        System.err.printf(Locale.ROOT, "\r  producing %,d / %,d", i + 1, count);
                         lastReport = now;
                     }
                 }
@@ -52,6 +54,7 @@ public final class SampleUrls {
             }
         }
         System.err.printf(
+                Locale.ROOT,
                 "\rgenerated %,d records in %.1f s: %,d distinct URLs, %,d bad records%n",
                 count,
                 (System.nanoTime() - start) / 1e9,

@@ -16,7 +16,9 @@ class CanonicalizerTest {
         assertThat(c.isAccepted()).as("accepted: %s (%s)", input, c).isTrue();
         assertThat(c.url()).as(input).isEqualTo(expected);
         // Idempotent: the canonical form is its own canonical form.
-        assertThat(canon.canonicalize(expected).url()).as("idempotent " + expected).isEqualTo(expected);
+        assertThat(canon.canonicalize(expected).url())
+                .as("idempotent " + expected)
+                .isEqualTo(expected);
     }
 
     private void rejected(String input, DeadLetterReason reason) {
@@ -185,7 +187,10 @@ class CanonicalizerTest {
                         () -> new Canonicalizer(Set.of("http", "gopher"), 8192))
                 .hasMessageContaining("gopher")
                 .hasMessageContaining("choose from");
-        assertThat(new Canonicalizer(Set.of("HTTP", "ftp"), 8192).canonicalize("ftp://h:21/a").url())
+        assertThat(
+                        new Canonicalizer(Set.of("HTTP", "ftp"), 8192)
+                                .canonicalize("ftp://h:21/a")
+                                .url())
                 .isEqualTo("ftp://h/a");
     }
 }

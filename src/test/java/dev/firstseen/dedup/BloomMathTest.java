@@ -68,6 +68,7 @@ class BloomMathTest {
         double classic = BloomMath.expectedFpp(n, m, 10);
         assertThat(BloomMath.blockedFpp(n, m, 10, 512)).isGreaterThan(classic);
         // A "block" as large as the filter is a classic filter.
-        assertThat(BloomMath.blockedFpp(n, m, 10, 1 << 20)).isCloseTo(classic, within(classic * 0.05));
+        assertThat(BloomMath.blockedFpp(n, m, 10, 1 << 20))
+                .isCloseTo(classic, within(classic * 0.05));
     }
 }

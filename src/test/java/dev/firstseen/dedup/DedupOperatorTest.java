@@ -125,7 +125,8 @@ class DedupOperatorTest {
     }
 
     static int subtaskOf(String key, int parallelism) {
-        return KeyGroupRangeAssignment.assignKeyToParallelOperator(key, MAX_PARALLELISM, parallelism);
+        return KeyGroupRangeAssignment.assignKeyToParallelOperator(
+                key, MAX_PARALLELISM, parallelism);
     }
 
     @Test
@@ -252,7 +253,10 @@ class DedupOperatorTest {
         Set<String> seen = new HashSet<>();
         phase1.forEach(u -> seen.add(u.canonical));
         Set<String> expected2 = new LinkedHashSet<>();
-        phase2.stream().map(u -> u.canonical).filter(c -> !seen.contains(c)).forEach(expected2::add);
+        phase2.stream()
+                .map(u -> u.canonical)
+                .filter(c -> !seen.contains(c))
+                .forEach(expected2::add);
         List<String> out2 = new ArrayList<>();
         two.forEach(h -> out2.addAll(emitted(h)));
         assertThat(out2).containsExactlyInAnyOrderElementsOf(expected2);
@@ -273,7 +277,10 @@ class DedupOperatorTest {
         feed(back, phase3);
         phase2.forEach(u -> seen.add(u.canonical));
         Set<String> expected3 = new LinkedHashSet<>();
-        phase3.stream().map(u -> u.canonical).filter(c -> !seen.contains(c)).forEach(expected3::add);
+        phase3.stream()
+                .map(u -> u.canonical)
+                .filter(c -> !seen.contains(c))
+                .forEach(expected3::add);
         assertThat(emitted(back)).containsExactlyElementsOf(expected3);
     }
 

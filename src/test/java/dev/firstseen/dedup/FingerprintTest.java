@@ -14,8 +14,7 @@ class FingerprintTest {
     /** Golden values: a change here changes the state format (every stored fingerprint misses). */
     @Test
     void goldenFingerprints() {
-        assertThat(Fingerprint.of("http://example.com/").toString())
-                .isEqualTo(GOLDEN_EXAMPLE);
+        assertThat(Fingerprint.of("http://example.com/").toString()).isEqualTo(GOLDEN_EXAMPLE);
         assertThat(Fingerprint.of("").toString()).isEqualTo("00000000000000000000000000000000");
     }
 

@@ -25,7 +25,9 @@ class ScalableBloomTest {
         assertThat(f.meta.layerCount()).isGreaterThan(2);
         assertThat(f.meta.count()).isEqualTo(inserted);
         for (int i = 0; i < inserted; i++) {
-            assertThat(f.mightContain(Fingerprint.of("http://k.example/in/" + i), EMPTY_STATE, loads))
+            assertThat(
+                            f.mightContain(
+                                    Fingerprint.of("http://k.example/in/" + i), EMPTY_STATE, loads))
                     .isTrue();
         }
         int probes = (int) Math.max(100_000, 300 / p);

@@ -50,8 +50,16 @@ class StateSerializersTest {
                         + "00000000000003e8" // initial capacity 1000
                         + "3f847ae147ae147b" // 0.01
                         + "02" // layers
-                        + "00000002" + "0c" + "07" + "00000000000003e8" + "00000000000003e8"
-                        + "00000007" + "0f" + "08" + "0000000000000fa0" + "0000000000000005";
+                        + "00000002"
+                        + "0c"
+                        + "07"
+                        + "00000000000003e8"
+                        + "00000000000003e8"
+                        + "00000007"
+                        + "0f"
+                        + "08"
+                        + "0000000000000fa0"
+                        + "0000000000000005";
         assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(golden);
         FilterMeta back = read(FilterMetaSerializer.INSTANCE, golden);
         assertThat(back.layerCount()).isEqualTo(2);

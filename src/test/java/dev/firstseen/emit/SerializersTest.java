@@ -44,7 +44,8 @@ class SerializersTest {
 
     @Test
     void deadLetterKeepsTextOrBase64AndTruncates() throws Exception {
-        RawRecord text = new RawRecord("mailto:a@b".getBytes(StandardCharsets.UTF_8), "in", 1, 7, 99);
+        RawRecord text =
+                new RawRecord("mailto:a@b".getBytes(StandardCharsets.UTF_8), "in", 1, 7, 99);
         JsonNode n =
                 json.readTree(
                         DeadLetterSerializer.value()

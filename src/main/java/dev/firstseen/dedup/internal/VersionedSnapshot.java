@@ -1,6 +1,7 @@
 package dev.firstseen.dedup.internal;
 
 import java.io.IOException;
+import java.util.Locale;
 import java.util.function.Supplier;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
@@ -38,9 +39,12 @@ public abstract class VersionedSnapshot<T> implements TypeSerializerSnapshot<T> 
         if (version < 1 || version > currentVersion) {
             throw new IOException(
                     String.format(
+                            Locale.ROOT,
                             "Unrecognized version %d of %s (this build reads 1 to %d): the state"
                                     + " was written by a newer FirstSeen, or is corrupt",
-                            version, getClass().getSimpleName(), currentVersion));
+                            version,
+                            getClass().getSimpleName(),
+                            currentVersion));
         }
         this.readVersion = version;
     }

@@ -1,0 +1,121 @@
+package dev.firstseen.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.job.FirstSeenJob;
+import dev.firstseen.keying.KeyMode;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.junit.jupiter.api.Test;
+
+class FirstSeenSettingsTest {
+
+    private static Configuration args(String... kv) {
+        return FirstSeenJob.parseArgs(kv);
+    }
+
+    @Test
+    void defaults() {
+        FirstSeenSettings s = FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092"));
+        assertThat(s.inputTopics()).containsExactly("urls");
+        assertThat(s.frontierTopic()).isEqualTo("frontier");
+        assertThat(s.deadLetterTopic()).isEqualTo("frontier-dead-letters");
+        assertThat(s.dedupMode()).isEqualTo(DedupMode.EXACT);
+        assertThat(s.keyMode()).isEqualTo(KeyMode.DOMAIN);
+        assertThat(s.deliveryGuarantee()).isEqualTo(DeliveryGuarantee.EXACTLY_ONCE);
+        assertThat(s.transactionTimeout()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(s.startingOffsets()).isEqualTo(StartingOffsets.COMMITTED);
+        assertThat(s.maxUrlLength()).isEqualTo(8192);
+        assertThat(s.canonicalizer().schemes()).containsExactlyInAnyOrder("http", "https");
+        assertThat(s.dedupConfig().guarded)
+                .containsEntry("canonical.profile", "rfc3986-safe/1")
+                .containsEntry("keying.mode", "DOMAIN")
+                .containsEntry("dedup.mode", "EXACT");
+    }
+
+    @Test
+    void parsesEveryKindOfValue() {
+        FirstSeenSettings s =
+                FirstSeenSettings.from(
+                        args(
+                                "--kafka.bootstrap-servers", "b:9092",
+                                "--input.topics", "a;b",
+                                "--dedup.mode", "approximate",
+                                "--keying.mode", "HOST",
+                                "--sink.transaction-timeout", "5 min",
+                                "--dedup.bloom.cache-size", "256mb",
+                                "--canonical.schemes", "http;https;ftp",
+                                "--kafka.properties.security.protocol", "SASL_SSL",
+                                "--kafka.properties.sasl.mechanism", "PLAIN"));
+        assertThat(s.inputTopics()).containsExactly("a", "b");
+        assertThat(s.dedupMode()).isEqualTo(DedupMode.APPROXIMATE);
+        assertThat(s.keyMode()).isEqualTo(KeyMode.HOST);
+        assertThat(s.transactionTimeout()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(s.dedupConfig().filterCacheBytes).isEqualTo(256L << 20);
+        assertThat(s.canonicalizer().schemes()).contains("ftp");
+        assertThat(s.kafkaProperties())
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", "PLAIN");
+    }
+
+    @Test
+    void reportsEveryProblemWithWhatToChange() {
+        assertThatThrownBy(
+                        () ->
+                                FirstSeenSettings.from(
+                                        args(
+                                                "--dedup.bloom.fpp", "0.01",
+                                                "--frontier.topic", "urls",
+                                                "--dedup.bloom.false-positive-rate", "2",
+                                                "--sink.delivery-guarantee", "NONE",
+                                                "--canonical.schemes", "gopher")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Unknown option 'dedup.bloom.fpp'")
+                .hasMessageContaining("dedup.bloom.false-positive-rate");
+        assertThatThrownBy(
+                        () ->
+                                FirstSeenSettings.from(
+                                        args(
+                                                "--frontier.topic", "urls",
+                                                "--dedup.bloom.false-positive-rate", "2",
+                                                "--sink.delivery-guarantee", "NONE",
+                                                "--canonical.schemes", "gopher")))
+                .hasMessageContaining("'kafka.bootstrap-servers' is required")
+                .hasMessageContaining("feedback loop")
+                .hasMessageContaining("between 1e-9 and 0.5")
+                .hasMessageContaining("NONE may lose")
+                .hasMessageContaining("gopher");
+        assertThatThrownBy(
+                        () ->
+                                FirstSeenSettings.from(
+                                        args(
+                                                "--kafka.bootstrap-servers", "b:9092",
+                                                "--dedup.mode", "sometimes")))
+                .hasMessageContaining("Option 'dedup.mode'");
+    }
+
+    @Test
+    void jobDefaultsDoNotOverrideTheUser() {
+        Configuration none = FirstSeenJob.withJobDefaults(new Configuration());
+        assertThat(none.get(CheckpointingOptions.CHECKPOINTING_INTERVAL))
+                .isEqualTo(Duration.ofSeconds(10));
+        Configuration given =
+                FirstSeenJob.withJobDefaults(args("--execution.checkpointing.interval", "3 s"));
+        assertThat(given.get(CheckpointingOptions.CHECKPOINTING_INTERVAL))
+                .isEqualTo(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void everyOptionHasADescriptionAndAUniqueKey() {
+        assertThat(FirstSeenOptions.ALL.stream().map(o -> o.key()).distinct().count())
+                .isEqualTo(FirstSeenOptions.ALL.size());
+        FirstSeenOptions.ALL.forEach(
+                o -> assertThat(o.description().toString()).as(o.key()).isNotBlank());
+        assertThat(List.copyOf(FirstSeenOptions.ALL)).hasSize(21);
+    }
+}
