@@ -8,6 +8,7 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
 
 /**
  * Every FirstSeen option. Pass them as {@code --key value} program arguments; Flink's own options
@@ -102,6 +103,16 @@ public final class FirstSeenOptions {
                     .withDescription(
                             "Prefix of the Kafka transactional ids (suffixed -frontier and"
                                     + " -dead-letters). Must be unique per job on a cluster.");
+
+    public static final ConfigOption<TransactionNamingStrategy> TRANSACTION_NAMING =
+            ConfigOptions.key("sink.transaction-naming")
+                    .enumType(TransactionNamingStrategy.class)
+                    .defaultValue(TransactionNamingStrategy.INCREMENTING)
+                    .withDescription(
+                            "INCREMENTING: a new transactional id per checkpoint, needs only"
+                                    + " write rights. POOLING: reuses ids (less broker state);"
+                                    + " needs the output topics to exist and the Admin rights"
+                                    + " ListTransactions and DescribeProducers.");
 
     public static final ConfigOption<Duration> TRANSACTION_TIMEOUT =
             ConfigOptions.key("sink.transaction-timeout")
@@ -205,6 +216,7 @@ public final class FirstSeenOptions {
                     DEAD_LETTER_MAX_RAW,
                     DELIVERY_GUARANTEE,
                     TRANSACTIONAL_ID_PREFIX,
+                    TRANSACTION_NAMING,
                     TRANSACTION_TIMEOUT,
                     SCHEMES,
                     MAX_URL_LENGTH,

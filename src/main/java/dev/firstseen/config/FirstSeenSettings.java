@@ -19,6 +19,7 @@ import java.util.TreeMap;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
 
 /**
  * The validated settings of one FirstSeen job, read from a Flink {@link Configuration}. {@link
@@ -204,6 +205,10 @@ public final class FirstSeenSettings {
 
     public String transactionalIdPrefix() {
         return conf.get(TRANSACTIONAL_ID_PREFIX);
+    }
+
+    public TransactionNamingStrategy transactionNaming() {
+        return conf.get(TRANSACTION_NAMING);
     }
 
     public Duration transactionTimeout() {

@@ -19,6 +19,7 @@ public final class KafkaOutput {
                 .setKafkaProducerConfig(producerProperties(s))
                 .setDeliveryGuarantee(s.deliveryGuarantee())
                 .setTransactionalIdPrefix(s.transactionalIdPrefix() + "-frontier")
+                .setTransactionNamingStrategy(s.transactionNaming())
                 .setRecordSerializer(
                         KafkaRecordSerializationSchema.<FrontierRecord>builder()
                                 .setTopic(s.frontierTopic())
@@ -34,6 +35,7 @@ public final class KafkaOutput {
                 .setKafkaProducerConfig(producerProperties(s))
                 .setDeliveryGuarantee(s.deliveryGuarantee())
                 .setTransactionalIdPrefix(s.transactionalIdPrefix() + "-dead-letters")
+                .setTransactionNamingStrategy(s.transactionNaming())
                 .setRecordSerializer(
                         KafkaRecordSerializationSchema.<DeadLetter>builder()
                                 .setTopic(s.deadLetterTopic())

@@ -33,8 +33,9 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * End to end: a real KRaft broker, a MiniCluster at parallelism 2 with RocksDB and incremental
@@ -109,8 +110,9 @@ class FirstSeenJobITCase {
         return bad;
     }
 
-    @Test
-    void everyDistinctUrlExactlyOnceAcrossAFailure() throws Exception {
+    @ParameterizedTest(name = "transaction naming {0}")
+    @ValueSource(strings = {"INCREMENTING", "POOLING"})
+    void everyDistinctUrlExactlyOnceAcrossAFailure(String naming) throws Exception {
         String in = KAFKA.freshTopic("in", 2);
         String frontier = KAFKA.freshTopic("frontier", 2);
         String dead = KAFKA.freshTopic("dead", 1);
@@ -134,6 +136,7 @@ class FirstSeenJobITCase {
         conf.setString("frontier.topic", frontier);
         conf.setString("dead-letter.topic", dead);
         conf.setString("sink.transactional-id-prefix", "it-" + in);
+        conf.setString("sink.transaction-naming", naming);
         conf.setString("execution.checkpointing.interval", "300 ms");
         conf.setString("restart-strategy.type", "fixed-delay");
         conf.setString("restart-strategy.fixed-delay.attempts", "3");
