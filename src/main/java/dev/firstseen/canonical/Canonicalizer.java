@@ -10,35 +10,39 @@ import java.util.TreeSet;
  * Turns a URL as an extractor found it into the canonical form that is FirstSeen's dedup identity.
  * A pure function: no I/O, no DNS, no shared mutable state; safe to call from any thread.
  *
- * <p>Profile {@value #PROFILE}: only equivalences that RFC 3986 section 6 and the WHATWG URL
- * Standard agree hold for http(s), applied by small named rules in this order — {@link
- * WhitespaceRule}, {@link SchemeRule}, userinfo removal, {@link HostRule}, {@link PortRule}, {@link
- * PathRule}, {@link QueryRule}, fragment removal. Two URLs get the same canonical form only if
- * every conforming server must treat them as the same resource, so the canonical form never merges
- * distinct pages. The output is ASCII and canonicalizing it again returns it unchanged.
+ * <p>Safe base rules ({@link CanonicalProfile#BASE}): only equivalences that RFC 3986 section 6 and
+ * the WHATWG URL Standard agree hold for http(s), applied by small named rules in this order —
+ * {@link WhitespaceRule}, {@link SchemeRule}, userinfo removal, {@link HostRule}, {@link PortRule},
+ * {@link PathRule}, {@link QueryRule}, fragment removal. Two URLs get the same canonical form only
+ * if every conforming server must treat them as the same resource, so the canonical form never
+ * merges distinct pages. The {@link OptInRule}s of a {@link CanonicalProfile} go further, each with
+ * a documented risk. The output is ASCII and canonicalizing it again returns it unchanged.
  *
  * <p>The canonical form is only a key: the URL sent to the fetcher is the original.
  */
 public final class Canonicalizer implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /**
-     * Name and version of the rule set. It is recorded in the job's state: a job restored with
-     * another profile would fork the seen-set, so such a restore is refused.
-     */
-    public static final String PROFILE = "rfc3986-safe/1";
-
     /** Schemes with an authority and a default port that this canonicalizer knows how to read. */
     public static final Set<String> KNOWN_SCHEMES = Set.of("http", "https", "ftp", "ws", "wss");
 
     private final Set<String> schemes;
     private final int maxLength;
+    private final CanonicalProfile profile;
+    private final boolean pathRules;
+    private final boolean queryRules;
+
+    /** The safe profile. */
+    public Canonicalizer(Set<String> schemes, int maxLength) {
+        this(schemes, maxLength, CanonicalProfile.safe());
+    }
 
     /**
      * @param schemes schemes to accept, a subset of {@link #KNOWN_SCHEMES}
      * @param maxLength longest canonical URL accepted, in characters
+     * @param profile opt-in rules on top of the safe ones
      */
-    public Canonicalizer(Set<String> schemes, int maxLength) {
+    public Canonicalizer(Set<String> schemes, int maxLength, CanonicalProfile profile) {
         TreeSet<String> lower = new TreeSet<>();
         for (String s : schemes) {
             String scheme = s.toLowerCase(Locale.ROOT);
@@ -60,6 +64,16 @@ public final class Canonicalizer implements Serializable {
         }
         this.schemes = Set.copyOf(lower);
         this.maxLength = maxLength;
+        this.profile = profile;
+        this.pathRules =
+                profile.has(OptInRule.STRIP_SESSION_IDS)
+                        || profile.has(OptInRule.COLLAPSE_SLASHES)
+                        || profile.has(OptInRule.STRIP_TRAILING_SLASH);
+        this.queryRules =
+                profile.has(OptInRule.STRIP_SESSION_IDS)
+                        || profile.has(OptInRule.STRIP_TRACKING)
+                        || profile.has(OptInRule.STRIP_EMPTY_PARAMS)
+                        || profile.has(OptInRule.SORT_QUERY);
     }
 
     /** http and https, 8 KiB. */
@@ -121,6 +135,9 @@ public final class Canonicalizer implements Serializable {
         }
 
         HostRule.Host host = HostRule.apply(s, hostStart, hostEnd);
+        if (profile.has(OptInRule.STRIP_WWW) && host.type() == Canonicalization.HostType.DOMAIN) {
+            host = new HostRule.Host(WwwRule.apply(host.name()), host.type());
+        }
         int port = PortRule.apply(s, portStart, authEnd, SchemeRule.defaultPort(scheme));
 
         StringBuilder out = new StringBuilder(len + 16);
@@ -132,10 +149,24 @@ public final class Canonicalizer implements Serializable {
         while (pathEnd < len && s.charAt(pathEnd) != '?' && s.charAt(pathEnd) != '#') {
             pathEnd++;
         }
+        int pathStart = out.length();
         PathRule.apply(s, authEnd, pathEnd, out);
+        if (pathRules) {
+            String path = PathOptInRules.apply(out.substring(pathStart), profile);
+            out.setLength(pathStart);
+            out.append(path);
+        }
         if (pathEnd < len && s.charAt(pathEnd) == '?') {
             int queryEnd = s.indexOf('#', pathEnd + 1);
+            int queryStart = out.length();
             QueryRule.apply(s, pathEnd + 1, queryEnd < 0 ? len : queryEnd, out);
+            if (queryRules && out.length() > queryStart) {
+                String query = QueryOptInRules.apply(out.substring(queryStart + 1), profile);
+                out.setLength(queryStart);
+                if (!query.isEmpty()) {
+                    out.append('?').append(query);
+                }
+            }
         }
         // Rule "fragment": dropped; it never reaches the server.
         if (out.length() > maxLength) {
@@ -152,5 +183,10 @@ public final class Canonicalizer implements Serializable {
 
     public int maxLength() {
         return maxLength;
+    }
+
+    /** The rules in use; its {@link CanonicalProfile#id()} is stored in the job's state. */
+    public CanonicalProfile profile() {
+        return profile;
     }
 }

@@ -2,7 +2,6 @@ package dev.firstseen.canonical;
 
 import dev.firstseen.canonical.Canonicalization.HostType;
 import dev.firstseen.emit.DeadLetterReason;
-import java.net.IDN;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -15,8 +14,8 @@ import java.util.Locale;
  * <ul>
  *   <li>escapes are decoded ({@code %65xample.com} is {@code example.com}); bytes that are not
  *       UTF-8 reject the URL;
- *   <li>internationalized names go to punycode with {@link IDN#toASCII} (IDNA2003; UTS #46 mapping
- *       differs for a few characters such as ß) and everything is lower-cased (RFC 3986 6.2.2.1);
+ *   <li>internationalized names go to punycode by UTS #46 with the WHATWG URL Standard's flags (see
+ *       {@link Idna}), and everything is lower-cased (RFC 3986 6.2.2.1);
  *   <li>trailing dots are removed, so the fully-qualified {@code example.com.} shares state with
  *       {@code example.com};
  *   <li>IPv4 in any WHATWG form and IPv6 are written in their one canonical form;
@@ -106,12 +105,8 @@ final class HostRule {
             upper |= c >= 'A' && c <= 'Z';
         }
         if (!ascii) {
-            try {
-                host = IDN.toASCII(host, IDN.ALLOW_UNASSIGNED);
-            } catch (IllegalArgumentException e) {
-                throw new Rejected(DeadLetterReason.BAD_HOST, "IDNA conversion failed");
-            }
-            upper = true;
+            host = Idna.toAscii(host);
+            upper = false;
         }
         if (!upper) {
             return host;

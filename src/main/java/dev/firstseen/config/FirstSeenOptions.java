@@ -1,5 +1,6 @@
 package dev.firstseen.config;
 
+import dev.firstseen.canonical.CanonicalProfile;
 import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.keying.KeyMode;
 import java.time.Duration;
@@ -133,6 +134,27 @@ public final class FirstSeenOptions {
                             "Schemes to accept, from http, https, ftp, ws, wss; others are dead"
                                     + " letters (unsupported-scheme).");
 
+    public static final ConfigOption<List<String>> RULES =
+            ConfigOptions.key("canonical.rules")
+                    .stringType()
+                    .asList()
+                    .defaultValues()
+                    .withDescription(
+                            "Opt-in canonicalization rules on top of the safe ones, separated by"
+                                    + " ';': sort-query, strip-tracking, strip-session-ids,"
+                                    + " strip-www, collapse-slashes, strip-trailing-slash. Fixed"
+                                    + " for the life of the state.");
+
+    public static final ConfigOption<List<String>> TRACKING_PARAMETERS =
+            ConfigOptions.key("canonical.tracking-parameters")
+                    .stringType()
+                    .asList()
+                    .defaultValues(
+                            CanonicalProfile.DEFAULT_TRACKING_PARAMETERS.toArray(new String[0]))
+                    .withDescription(
+                            "Query parameters the strip-tracking rule removes; a trailing '*'"
+                                    + " matches a prefix. Part of the profile id.");
+
     public static final ConfigOption<Integer> MAX_URL_LENGTH =
             ConfigOptions.key("canonical.max-url-length")
                     .intType()
@@ -219,6 +241,8 @@ public final class FirstSeenOptions {
                     TRANSACTION_NAMING,
                     TRANSACTION_TIMEOUT,
                     SCHEMES,
+                    RULES,
+                    TRACKING_PARAMETERS,
                     MAX_URL_LENGTH,
                     KEY_MODE,
                     DEDUP_MODE,

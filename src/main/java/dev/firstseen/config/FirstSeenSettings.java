@@ -2,6 +2,7 @@ package dev.firstseen.config;
 
 import static dev.firstseen.config.FirstSeenOptions.*;
 
+import dev.firstseen.canonical.CanonicalProfile;
 import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.dedup.DedupConfig;
 import dev.firstseen.dedup.DedupMode;
@@ -131,9 +132,9 @@ public final class FirstSeenSettings {
                             + "; it must be at least 10 s and longer than a checkpoint interval");
         }
         try {
-            new Canonicalizer(new LinkedHashSet<>(conf.get(SCHEMES)), conf.get(MAX_URL_LENGTH));
+            canonicalizer(conf);
         } catch (IllegalArgumentException e) {
-            problems.add("'canonical.schemes' / 'canonical.max-url-length': " + e.getMessage());
+            problems.add("'canonical.*': " + e.getMessage());
         }
         if (conf.get(MAX_RECORD_SIZE).getBytes() < 16
                 || conf.get(MAX_RECORD_SIZE).getBytes() > 64L << 20) {
@@ -216,11 +217,22 @@ public final class FirstSeenSettings {
     }
 
     public Canonicalizer canonicalizer() {
+        return canonicalizer(conf);
+    }
+
+    /**
+     * The canonicalizer the {@code canonical.*} options describe; {@link IllegalArgumentException}
+     * if they are invalid. Used by the job and by {@code scripts/normalize}.
+     */
+    public static Canonicalizer canonicalizer(Configuration conf) {
         Set<String> schemes = new LinkedHashSet<>();
         for (String s : conf.get(SCHEMES)) {
             schemes.add(s.trim().toLowerCase(Locale.ROOT));
         }
-        return new Canonicalizer(schemes, conf.get(MAX_URL_LENGTH));
+        return new Canonicalizer(
+                schemes,
+                conf.get(MAX_URL_LENGTH),
+                CanonicalProfile.of(conf.get(RULES), conf.get(TRACKING_PARAMETERS)));
     }
 
     public int maxUrlLength() {
@@ -244,7 +256,7 @@ public final class FirstSeenSettings {
 
     public DedupConfig dedupConfig() {
         Map<String, String> guarded = new TreeMap<>();
-        guarded.put("canonical.profile", Canonicalizer.PROFILE);
+        guarded.put("canonical.profile", canonicalizer().profile().id());
         guarded.put("keying.mode", keyMode().name());
         return new DedupConfig(
                 dedupMode(),

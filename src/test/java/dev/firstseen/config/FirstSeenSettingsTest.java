@@ -116,6 +116,6 @@ class FirstSeenSettingsTest {
                 .isEqualTo(FirstSeenOptions.ALL.size());
         FirstSeenOptions.ALL.forEach(
                 o -> assertThat(o.description().toString()).as(o.key()).isNotBlank());
-        assertThat(List.copyOf(FirstSeenOptions.ALL)).hasSize(22);
+        assertThat(List.copyOf(FirstSeenOptions.ALL)).hasSize(24);
     }
 }
