@@ -20,9 +20,9 @@ ensure_build() {
   if [[ ! -f "$stamp" || ! -f "$ROOT/target/classpath.txt" ]] \
      || [[ -n "$(find "$ROOT/src/main" "$ROOT/pom.xml" -newer "$stamp" -print -quit)" ]]; then
     log "building FirstSeen (mvn package, tests skipped)..."
-    (cd "$ROOT" && "${MVN[@]}" package -DskipTests \
+    (cd "$ROOT" && "${MVN[@]}" package -DskipTests >&2 \
       && "${MVN[@]}" dependency:build-classpath -Dmdep.includeScope=compile \
-           -Dmdep.outputFile=target/classpath.txt)
+           -Dmdep.outputFile=target/classpath.txt >&2)
     touch "$stamp"
   fi
 }

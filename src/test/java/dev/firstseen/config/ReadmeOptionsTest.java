@@ -36,7 +36,7 @@ class ReadmeOptionsTest {
             } else if (def instanceof Duration) {
                 shown = TimeUtils.parseDuration(cell);
             } else if (def instanceof List) {
-                shown = Arrays.asList(cell.split(";"));
+                shown = cell.equals("(none)") ? List.of() : Arrays.asList(cell.split(";"));
             } else if (def instanceof Long) {
                 shown = Long.parseLong(cell);
             } else if (def instanceof Integer) {

@@ -1,0 +1,80 @@
+package dev.firstseen.bench;
+
+import crawlercommons.filters.basic.BasicURLNormalizer;
+import dev.firstseen.canonical.Canonicalization;
+import dev.firstseen.canonical.Canonicalizer;
+import dev.firstseen.ingest.MessageDecoder;
+import dev.firstseen.keying.KeyMode;
+import dev.firstseen.keying.PartitionKeyer;
+import dev.firstseen.tools.CrawlStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Canonicalize (and key) realistic messy crawler URLs, with crawler-commons' BasicURLNormalizer
+ * measured in the same run as the baseline. The URLs come from {@link CrawlStream} (seeded: Zipf
+ * domains, case, ports, fragments, dot segments, escapes, white space, IDN and IP hosts, 1% bad),
+ * pre-generated in {@code @Setup}; the timed loop walks them with {@code index++ & MASK}.
+ *
+ * <p>Run: {@code scripts/jmh CanonicalizeBenchmark}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "-XX:+UseParallelGC"})
+public class CanonicalizeBenchmark {
+    private static final int SIZE = 1 << 16;
+    private static final int MASK = SIZE - 1;
+
+    private String[] urls;
+    private int index;
+    private Canonicalizer canonicalizer;
+    private PartitionKeyer keyer;
+    private BasicURLNormalizer crawlerCommons;
+
+    @Setup
+    public void setup() {
+        CrawlStream stream = new CrawlStream(42, 2000, 0.01);
+        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192);
+        List<String> list = new ArrayList<>(SIZE);
+        while (list.size() < SIZE) {
+            MessageDecoder.Decoded d = decoder.decode(stream.next());
+            if (d.url != null) { // the job decodes before it canonicalizes; so do both sides here
+                list.add(d.url);
+            }
+        }
+        urls = list.toArray(new String[0]);
+        canonicalizer = Canonicalizer.defaults();
+        keyer = new PartitionKeyer(KeyMode.DOMAIN);
+        crawlerCommons = new BasicURLNormalizer();
+    }
+
+    @Benchmark
+    public String firstseenCanonicalize() {
+        return canonicalizer.canonicalize(urls[index++ & MASK]).url();
+    }
+
+    @Benchmark
+    public String firstseenCanonicalizeAndKey() {
+        Canonicalization c = canonicalizer.canonicalize(urls[index++ & MASK]);
+        return c.isAccepted() ? keyer.keyOf(c) : null;
+    }
+
+    @Benchmark
+    public String crawlerCommonsNormalize() {
+        return crawlerCommons.filter(urls[index++ & MASK]);
+    }
+}
