@@ -293,6 +293,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             }
             it.remove();
             cacheBytes -= f.bytes();
+            f.release();
         }
     }
 

@@ -154,6 +154,21 @@ final class KeyFilter {
         void write(int pageId, byte[] page) throws Exception;
     }
 
+    /**
+     * Drops the page arrays of a clean, evicted filter. The dirty queue may still point at this
+     * object until the next checkpoint; without this, every key evicted between two checkpoints
+     * would keep its pages on the heap, past the cache budget.
+     */
+    void release() {
+        if (isDirty()) {
+            throw new IllegalStateException("release() of a dirty filter would lose bits");
+        }
+        pages = new byte[0][][];
+        dirty = new BitSet[0];
+        bytes = 0;
+        loadedPages = 0;
+    }
+
     /** Approximate heap bytes held: loaded pages plus page tables. */
     long bytes() {
         return bytes + 128;

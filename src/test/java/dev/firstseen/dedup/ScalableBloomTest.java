@@ -66,4 +66,18 @@ class ScalableBloomTest {
         assertThat(f.dirtyPages()).isEqualTo(1);
         assertThat(f.bytes() - empty).isLessThan(2 * 1024 + 8 * 200L); // one page + page table
     }
+
+    @Test
+    void releaseDropsPagesOnlyWhenClean() throws Exception {
+        KeyFilter f = new KeyFilter("k", FilterMeta.create(1000, 0.01), true);
+        long[] loads = new long[1];
+        f.insert(Fingerprint.of("x"), EMPTY_STATE, loads);
+        org.assertj.core.api.Assertions.assertThatThrownBy(f::release)
+                .hasMessageContaining("lose bits");
+        f.metaDirty = false;
+        f.drainDirty((id, page) -> {});
+        f.release();
+        assertThat(f.loadedPages()).isZero();
+        assertThat(f.bytes()).isLessThan(200);
+    }
 }
