@@ -1,0 +1,403 @@
+package dev.firstseen.bench;
+
+import dev.firstseen.canonical.Canonicalization;
+import dev.firstseen.canonical.Canonicalizer;
+import dev.firstseen.config.FirstSeenSettings;
+import dev.firstseen.emit.KafkaOutput;
+import dev.firstseen.ingest.KafkaInput;
+import dev.firstseen.ingest.MessageDecoder;
+import dev.firstseen.ingest.RawRecord;
+import dev.firstseen.job.FirstSeenJob;
+import dev.firstseen.metrics.FirstSeenMetrics;
+import dev.firstseen.testing.KafkaBroker;
+import dev.firstseen.tools.CrawlStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
+import org.apache.flink.test.util.MiniClusterWithClientResource;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.ParameterTool;
+
+/**
+ * The end-to-end benchmark: one in-process KRaft broker and one Flink MiniCluster (RocksDB,
+ * incremental checkpoints) serve every job, the input topic is loaded before any timing, and each
+ * job reads the whole topic in bounded mode and writes exactly-once to its own topic, at the same
+ * parallelism and checkpoint interval:
+ *
+ * <ol>
+ *   <li>passthrough: source → keyBy(host) → sink; no canonicalization, no state (the I/O ceiling);
+ *   <li>naive: decode + canonicalize → keyBy(canonical URL) → {@code ValueState<Boolean>};
+ *   <li>exact, approximate: the FirstSeen pipeline in its two modes.
+ * </ol>
+ *
+ * Output counts of the dedup jobs are checked against the generator's own distinct count.
+ *
+ * <p>Run: {@code scripts/bench [--records 2000000] [--parallelism 2] [--jobs
+ * passthrough,naive,exact,approximate]}
+ */
+public final class EndToEndHarness {
+
+    /** One job's outcome. */
+    public record Result(
+            String job,
+            long recordsOut,
+            long expectedOut,
+            double seconds,
+            Map<String, Object> accumulators) {
+        boolean countOk() {
+            return expectedOut < 0 || recordsOut == expectedOut;
+        }
+    }
+
+    private final long records;
+    private final int parallelism;
+    private final String checkpointInterval;
+    private final long seed;
+    private final PrintStream log;
+
+    public EndToEndHarness(
+            long records, int parallelism, String checkpointInterval, long seed, PrintStream log) {
+        this.records = records;
+        this.parallelism = parallelism;
+        this.checkpointInterval = checkpointInterval;
+        this.seed = seed;
+        this.log = log;
+    }
+
+    public static void main(String[] args) throws Exception {
+        ParameterTool p = ParameterTool.fromArgs(args);
+        EndToEndHarness h =
+                new EndToEndHarness(
+                        p.getLong("records", 2_000_000),
+                        p.getInt("parallelism", 2),
+                        p.get("checkpoint-interval", "10 s"),
+                        p.getLong("seed", 1),
+                        System.out);
+        List<Result> results =
+                h.run(List.of(p.get("jobs", "passthrough,naive,exact,approximate").split(",")));
+        h.print(results);
+        boolean ok = results.stream().allMatch(Result::countOk);
+        System.exit(ok ? 0 : 1);
+    }
+
+    /** Runs the named jobs on one generated input; returns their results in order. */
+    public List<Result> run(List<String> jobs) throws Exception {
+        KafkaBroker kafka = new KafkaBroker();
+        MiniClusterWithClientResource flink =
+                new MiniClusterWithClientResource(
+                        new MiniClusterResourceConfiguration.Builder()
+                                .setNumberTaskManagers(1)
+                                .setNumberSlotsPerTaskManager(parallelism)
+                                .setConfiguration(clusterConfig())
+                                .build());
+        kafka.beforeAll(null);
+        flink.before();
+        try {
+            String input = kafka.freshTopic("bench-in", parallelism);
+            CrawlStream stream = new CrawlStream(seed, 2000, 0.01);
+            long t0 = System.nanoTime();
+            List<byte[]> batch = new ArrayList<>(100_000);
+            for (long i = 0; i < records; i++) {
+                batch.add(stream.next());
+                if (batch.size() == 100_000 || i == records - 1) {
+                    kafka.produce(input, batch);
+                    batch.clear();
+                }
+            }
+            log.printf(
+                    Locale.ROOT,
+                    "loaded %,d records in %.1f s: %,d distinct URLs, %,d bad%n",
+                    records,
+                    (System.nanoTime() - t0) / 1e9,
+                    stream.distinct(),
+                    stream.bad());
+            List<Result> results = new ArrayList<>();
+            for (String job : jobs) {
+                Result r = runJob(job.trim(), kafka, flink, input, stream.distinct());
+                log.printf(
+                        Locale.ROOT,
+                        "%-12s %,10d out in %6.1f s = %,9.0f records/s%s%n",
+                        r.job(),
+                        r.recordsOut(),
+                        r.seconds(),
+                        records / r.seconds(),
+                        r.countOk() ? "" : "  COUNT MISMATCH: expected " + r.expectedOut());
+                results.add(r);
+            }
+            return results;
+        } finally {
+            flink.after();
+            kafka.afterAll(null);
+        }
+    }
+
+    private static Configuration clusterConfig() {
+        Configuration c = new Configuration();
+        c.setString("state.backend.type", "rocksdb");
+        c.setString("execution.checkpointing.incremental", "true");
+        c.setString("rest.bind-address", "127.0.0.1");
+        c.setString("taskmanager.memory.managed.size", "256m");
+        return c;
+    }
+
+    private Result runJob(
+            String job,
+            KafkaBroker kafka,
+            MiniClusterWithClientResource flink,
+            String input,
+            long distinct)
+            throws Exception {
+        String out = kafka.freshTopic("bench-" + job, parallelism);
+        String dead = kafka.freshTopic("bench-" + job + "-dead", 1);
+        Configuration conf = new Configuration();
+        conf.setString("kafka.bootstrap-servers", kafka.bootstrapServers());
+        conf.setString("input.topics", input);
+        conf.setString("input.bounded", "true");
+        conf.setString("input.starting-offsets", "EARLIEST");
+        conf.setString("kafka.group-id", "bench-" + job + "-" + out);
+        conf.setString("frontier.topic", out);
+        conf.setString("dead-letter.topic", dead);
+        conf.setString("sink.transactional-id-prefix", out);
+        conf.setString("execution.checkpointing.interval", checkpointInterval);
+        conf.setString("pipeline.object-reuse", "true");
+        FirstSeenSettings settings;
+        long expected;
+        StreamExecutionEnvironment env =
+                new TestStreamEnvironment(
+                        flink.getMiniCluster(),
+                        FirstSeenJob.withJobDefaults(conf),
+                        parallelism,
+                        List.of(),
+                        List.of());
+        switch (job) {
+            case "passthrough":
+                settings = FirstSeenSettings.from(conf);
+                source(env, settings)
+                        .keyBy(EndToEndHarness::hostOf, Types.STRING)
+                        .sinkTo(rawSink(settings, new RawValue()));
+                expected = records;
+                break;
+            case "naive":
+                settings = FirstSeenSettings.from(conf);
+                source(env, settings)
+                        .flatMap(new DecodeCanonical(settings), Types.STRING)
+                        .keyBy(c -> c, Types.STRING)
+                        .process(new NaiveDedup(), Types.STRING)
+                        .sinkTo(stringSink(settings));
+                expected = distinct;
+                break;
+            case "exact":
+            case "approximate":
+                conf.setString("dedup.mode", job.toUpperCase(Locale.ROOT));
+                settings = FirstSeenSettings.from(conf);
+                new FirstSeenJob(
+                                settings,
+                                KafkaInput.source(settings),
+                                KafkaOutput.frontier(settings),
+                                KafkaOutput.deadLetters(settings))
+                        .build(env);
+                expected = job.equals("exact") ? distinct : -1; // approximate may drop a few
+                break;
+            default:
+                throw new IllegalArgumentException(
+                        "Unknown job '" + job + "'; choose from passthrough, naive, exact, approximate");
+        }
+        long start = System.nanoTime();
+        JobExecutionResult result = env.execute("bench " + job);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long n = kafka.drain(out).size();
+        return new Result(job, n, expected, seconds, result.getAllAccumulatorResults());
+    }
+
+    private static DataStream<RawRecord> source(
+            StreamExecutionEnvironment env, FirstSeenSettings s) {
+        return env.fromSource(KafkaInput.source(s), WatermarkStrategy.noWatermarks(), "input")
+                .returns(TypeInformation.of(RawRecord.class));
+    }
+
+    /** A cheap host guess for the passthrough key: the text between "://" and the next '/'. */
+    static String hostOf(RawRecord r) {
+        if (r.value == null) {
+            return "";
+        }
+        String s = new String(r.value, 0, Math.min(r.value.length, 200), StandardCharsets.ISO_8859_1);
+        int start = s.indexOf("://");
+        if (start < 0) {
+            return "";
+        }
+        int end = s.indexOf('/', start + 3);
+        return end < 0 ? s.substring(start + 3) : s.substring(start + 3, end);
+    }
+
+    private static KafkaSink<RawRecord> rawSink(
+            FirstSeenSettings s, SerializationSchema<RawRecord> value) {
+        return KafkaSink.<RawRecord>builder()
+                .setBootstrapServers(s.bootstrapServers())
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(s.transactionalIdPrefix())
+                .setProperty("transaction.timeout.ms", "600000")
+                .setRecordSerializer(
+                        KafkaRecordSerializationSchema.<RawRecord>builder()
+                                .setTopic(s.frontierTopic())
+                                .setValueSerializationSchema(value)
+                                .build())
+                .build();
+    }
+
+    private static KafkaSink<String> stringSink(FirstSeenSettings s) {
+        return KafkaSink.<String>builder()
+                .setBootstrapServers(s.bootstrapServers())
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(s.transactionalIdPrefix())
+                .setProperty("transaction.timeout.ms", "600000")
+                .setRecordSerializer(
+                        KafkaRecordSerializationSchema.<String>builder()
+                                .setTopic(s.frontierTopic())
+                                .setValueSerializationSchema(new Utf8())
+                                .build())
+                .build();
+    }
+
+    static final class RawValue implements SerializationSchema<RawRecord> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] serialize(RawRecord r) {
+            return r.value;
+        }
+    }
+
+    static final class Utf8 implements SerializationSchema<String> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] serialize(String s) {
+            return s.getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The naive job's decode + canonicalize: the same code as FirstSeen, bad input dropped. */
+    static final class DecodeCanonical
+            implements org.apache.flink.api.common.functions.FlatMapFunction<RawRecord, String> {
+        private static final long serialVersionUID = 1L;
+        private final MessageDecoder decoder;
+        private final Canonicalizer canon;
+
+        DecodeCanonical(FirstSeenSettings s) {
+            this.decoder = new MessageDecoder(s.maxRecordBytes(), s.maxUrlLength());
+            this.canon = s.canonicalizer();
+        }
+
+        @Override
+        public void flatMap(RawRecord r, Collector<String> out) {
+            MessageDecoder.Decoded d = decoder.decode(r.value);
+            if (d.url != null) {
+                Canonicalization c = canon.canonicalize(d.url);
+                if (c.isAccepted()) {
+                    out.collect(c.url());
+                }
+            }
+        }
+    }
+
+    /** What a typical Flink user writes: keyed by URL, one {@code ValueState<Boolean>} each. */
+    static final class NaiveDedup extends KeyedProcessFunction<String, String, String> {
+        private static final long serialVersionUID = 1L;
+        private transient ValueState<Boolean> seen;
+
+        @Override
+        public void open(OpenContext ctx) {
+            seen = getRuntimeContext().getState(new ValueStateDescriptor<>("seen", Types.BOOLEAN));
+        }
+
+        @Override
+        public void processElement(String url, Context ctx, Collector<String> out)
+                throws Exception {
+            if (seen.value() == null) {
+                seen.update(true);
+                out.collect(url);
+            }
+        }
+    }
+
+    /** The results table with ratios, and the FirstSeen runs' level figures. */
+    public void print(List<Result> results) {
+        Map<String, Result> byJob = new LinkedHashMap<>();
+        results.forEach(r -> byJob.put(r.job(), r));
+        log.printf(
+                Locale.ROOT,
+                "%n%-12s %12s %12s %9s %12s%n",
+                "job",
+                "records in",
+                "records out",
+                "seconds",
+                "records/s");
+        for (Result r : results) {
+            log.printf(
+                    Locale.ROOT,
+                    "%-12s %,12d %,12d %9.1f %,12.0f%s%n",
+                    r.job(),
+                    records,
+                    r.recordsOut(),
+                    r.seconds(),
+                    records / r.seconds(),
+                    r.countOk() ? "" : "  COUNT MISMATCH (expected " + r.expectedOut() + ")");
+        }
+        for (String fs : List.of("exact", "approximate")) {
+            Result f = byJob.get(fs);
+            if (f == null) {
+                continue;
+            }
+            for (String base : List.of("passthrough", "naive")) {
+                Result b = byJob.get(base);
+                if (b != null) {
+                    log.printf(
+                            Locale.ROOT,
+                            "ratio %s/%s = %.2f%n",
+                            fs,
+                            base,
+                            b.seconds() / f.seconds());
+                }
+            }
+            Map<String, Object> a = f.accumulators();
+            long first = get(a, FirstSeenMetrics.FIRST_SEEN);
+            long in = get(a, FirstSeenMetrics.RECORDS_IN);
+            log.printf(
+                    Locale.ROOT,
+                    "%s: L1 answered %.1f%% of records, L2 'definitely new' %.1f%%, L3 reads %,d"
+                            + " (%.3f per first-seen URL), caught false positives %,d%n",
+                    fs,
+                    100.0 * get(a, FirstSeenMetrics.L1_HITS) / in,
+                    100.0 * get(a, FirstSeenMetrics.L2_DEFINITELY_NEW) / in,
+                    get(a, FirstSeenMetrics.L3_READS),
+                    first == 0 ? 0.0 : (double) get(a, FirstSeenMetrics.L3_READS) / first,
+                    get(a, FirstSeenMetrics.FALSE_POSITIVES_CAUGHT));
+        }
+    }
+
+    private static long get(Map<String, Object> acc, String name) {
+        Object v = acc.get(name);
+        return v instanceof Long ? (Long) v : 0L;
+    }
+}

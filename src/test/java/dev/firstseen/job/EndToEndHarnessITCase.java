@@ -1,0 +1,38 @@
+package dev.firstseen.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firstseen.bench.EndToEndHarness;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Smoke test of the benchmark harness on a small input: every job runs and every dedup job's output
+ * count equals the generator's distinct count. It checks counts, never times.
+ */
+class EndToEndHarnessITCase {
+    @Test
+    void everyJobRunsAndDedupCountsMatchTheGenerator() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        EndToEndHarness h = new EndToEndHarness(100_000, 2, "1 s", 3, log);
+        List<EndToEndHarness.Result> results =
+                h.run(List.of("passthrough", "naive", "exact", "approximate"));
+        h.print(results);
+        assertThat(results).hasSize(4);
+        EndToEndHarness.Result passthrough = results.get(0);
+        EndToEndHarness.Result naive = results.get(1);
+        EndToEndHarness.Result exact = results.get(2);
+        EndToEndHarness.Result approximate = results.get(3);
+        assertThat(passthrough.recordsOut()).isEqualTo(100_000);
+        assertThat(naive.recordsOut()).isEqualTo(naive.expectedOut()).isGreaterThan(10_000);
+        assertThat(exact.recordsOut()).isEqualTo(naive.recordsOut());
+        assertThat(approximate.recordsOut())
+                .isLessThanOrEqualTo(exact.recordsOut())
+                .isGreaterThan((long) (exact.recordsOut() * 0.99));
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("ratio exact/naive");
+    }
+}
