@@ -1,0 +1,199 @@
+package dev.firstseen.bench;
+
+import dev.firstseen.canonical.CanonicalUrl;
+import dev.firstseen.canonical.Canonicalization;
+import dev.firstseen.canonical.Canonicalizer;
+import dev.firstseen.dedup.BlockedBloom;
+import dev.firstseen.dedup.BloomLayer;
+import dev.firstseen.dedup.DedupConfig;
+import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.dedup.DedupOperator;
+import dev.firstseen.dedup.Fingerprint;
+import dev.firstseen.dedup.FingerprintSerializer;
+import dev.firstseen.ingest.MessageDecoder;
+import dev.firstseen.keying.KeyMode;
+import dev.firstseen.keying.PartitionKeyer;
+import dev.firstseen.tools.CrawlStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.util.Collector;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The dedup operator on Flink's keyed test harness with the RocksDB backend, against two
+ * alternatives on the same records: a whole per-key Bloom bitmap in {@code ValueState<byte[]>}
+ * (read and written whole for every record) and an exact-only store ({@code MapState<fingerprint,
+ * Long>} read for every record). Records are canonical crawl-stream URLs keyed by registrable
+ * domain, pre-generated in {@code @Setup}; state grows over the run as in a real job.
+ *
+ * <p>Run: {@code scripts/jmh OperatorBenchmark}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 2, time = 3)
+@Measurement(iterations = 4, time = 3)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-XX:+UseParallelGC"})
+public class OperatorBenchmark {
+    private static final int SIZE = 1 << 18;
+    private static final int BATCH = 1000;
+
+    @Param({"firstseen", "bitmapValueState", "exactOnly"})
+    String impl;
+
+    private CanonicalUrl[] records;
+    private int index;
+    private KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, ?> harness;
+
+    @Setup(Level.Trial)
+    public void setup() throws Exception {
+        CrawlStream stream = new CrawlStream(42, 2000, 0);
+        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192);
+        Canonicalizer canon = Canonicalizer.defaults();
+        PartitionKeyer keyer = new PartitionKeyer(KeyMode.DOMAIN);
+        List<CanonicalUrl> list = new ArrayList<>(SIZE);
+        while (list.size() < SIZE) {
+            MessageDecoder.Decoded d = decoder.decode(stream.next());
+            if (d.url == null) {
+                continue;
+            }
+            Canonicalization c = canon.canonicalize(d.url);
+            if (c.isAccepted()) {
+                list.add(new CanonicalUrl(d.url, c.url(), keyer.keyOf(c), null, "in", 0, 0));
+            }
+        }
+        records = list.toArray(new CanonicalUrl[0]);
+        OneInputStreamOperator<CanonicalUrl, ?> op;
+        switch (impl) {
+            case "firstseen":
+                op =
+                        new DedupOperator(
+                                new DedupConfig(
+                                        DedupMode.EXACT,
+                                        1000,
+                                        0.01,
+                                        64 << 20,
+                                        65536,
+                                        Map.of("canonical.profile", "bench"),
+                                        false));
+                break;
+            case "bitmapValueState":
+                op = new KeyedProcessOperator<>(new BitmapInValueState());
+                break;
+            default:
+                op = new KeyedProcessOperator<>(new ExactOnly());
+        }
+        harness =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        op, (CanonicalUrl u) -> u.key, Types.STRING, 128, 1, 0);
+        harness.setStateBackend(new EmbeddedRocksDBStateBackend());
+        harness.setup();
+        harness.open();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Exception {
+        harness.close();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void process() throws Exception {
+        for (int i = 0; i < BATCH; i++) {
+            harness.processElement(records[index++ & (SIZE - 1)], 0L);
+        }
+        harness.getOutput().clear();
+    }
+
+    /** Whole per-key bitmap (1,000 URLs at 1%) deserialized and rewritten for every record. */
+    static final class BitmapInValueState extends KeyedProcessFunction<String, CanonicalUrl, String> {
+        private static final long serialVersionUID = 1L;
+        private static final BloomLayer GEOMETRY = BloomLayer.sized(1000, 0.01);
+        private transient ValueState<byte[]> bitmap;
+
+        @Override
+        public void open(OpenContext ctx) {
+            bitmap =
+                    getRuntimeContext()
+                            .getState(
+                                    new ValueStateDescriptor<>(
+                                            "bitmap",
+                                            PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        }
+
+        @Override
+        public void processElement(CanonicalUrl in, Context ctx, Collector<String> out)
+                throws Exception {
+            byte[] bits = bitmap.value();
+            if (bits == null) {
+                bits = new byte[(int) GEOMETRY.totalBytes()];
+            }
+            Fingerprint fp = Fingerprint.of(in.canonical);
+            // One page view of the whole bitmap: offset of the fingerprint's page.
+            int page = BlockedBloom.page(fp, 0, GEOMETRY);
+            byte[] view = new byte[GEOMETRY.pageBytes()];
+            System.arraycopy(bits, page * view.length, view, 0, view.length);
+            if (!BlockedBloom.mightContain(fp, 0, GEOMETRY, view)) {
+                BlockedBloom.put(fp, 0, GEOMETRY, view);
+                System.arraycopy(view, 0, bits, page * view.length, view.length);
+                bitmap.update(bits);
+                out.collect(in.canonical);
+            }
+        }
+    }
+
+    /** Exact store only: one RocksDB point read per record, a write per new URL. */
+    static final class ExactOnly extends KeyedProcessFunction<String, CanonicalUrl, String> {
+        private static final long serialVersionUID = 1L;
+        private transient MapState<Fingerprint, Long> seen;
+
+        @Override
+        public void open(OpenContext ctx) {
+            seen =
+                    getRuntimeContext()
+                            .getMapState(
+                                    new MapStateDescriptor<>(
+                                            "seen",
+                                            FingerprintSerializer.INSTANCE,
+                                            LongSerializer.INSTANCE));
+        }
+
+        @Override
+        public void processElement(CanonicalUrl in, Context ctx, Collector<String> out)
+                throws Exception {
+            Fingerprint fp = Fingerprint.of(in.canonical);
+            if (!seen.contains(fp)) {
+                seen.put(fp, ctx.timerService().currentProcessingTime());
+                out.collect(in.canonical);
+            }
+        }
+    }
+}
