@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
@@ -342,6 +343,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     @Override
     public void finish() throws Exception {
         flushAll();
+        LongCounter filterBytes = new LongCounter(cacheBytes);
+        getRuntimeContext().addAccumulator(FirstSeenMetrics.FILTER_BYTES_AT_END, filterBytes);
         super.finish();
     }
 

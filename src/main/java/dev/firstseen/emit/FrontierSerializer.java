@@ -1,10 +1,6 @@
 package dev.firstseen.emit;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.firstseen.emit.internal.JsonWriter;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 
@@ -25,8 +21,6 @@ import org.apache.flink.api.common.serialization.SerializationSchema;
  */
 public final class FrontierSerializer {
     private FrontierSerializer() {}
-
-    private static final JsonFactory JSON = new JsonFactory();
 
     /** Kafka record key. */
     public static SerializationSchema<FrontierRecord> key() {
@@ -49,34 +43,41 @@ public final class FrontierSerializer {
 
     private static final class Value implements SerializationSchema<FrontierRecord> {
         private static final long serialVersionUID = 1L;
+        private transient JsonWriter writer;
 
         @Override
         public byte[] serialize(FrontierRecord r) {
-            return toJson(r);
+            if (writer == null) {
+                writer = new JsonWriter();
+            }
+            return toJson(r, writer);
         }
     }
 
     static byte[] toJson(FrontierRecord r) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(r.url.length() * 2 + 160);
-        try (JsonGenerator g = JSON.createGenerator(bytes)) {
-            g.writeStartObject();
-            g.writeStringField("url", r.url);
-            g.writeStringField("canonical", r.canonical);
-            g.writeStringField("key", r.key);
-            g.writeNumberField("first_seen", r.firstSeen);
-            g.writeObjectFieldStart("source");
-            g.writeStringField("topic", r.topic);
-            g.writeNumberField("partition", r.partition);
-            g.writeNumberField("offset", r.offset);
-            g.writeEndObject();
-            if (r.metaJson != null) {
-                g.writeFieldName("meta");
-                g.writeRawValue(r.metaJson);
-            }
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        return toJson(r, new JsonWriter());
+    }
+
+    static byte[] toJson(FrontierRecord r, JsonWriter w) {
+        w.reset()
+                .raw("{\"url\":")
+                .string(r.url)
+                .raw(",\"canonical\":")
+                .string(r.canonical)
+                .raw(",\"key\":")
+                .string(r.key)
+                .raw(",\"first_seen\":")
+                .number(r.firstSeen)
+                .raw(",\"source\":{\"topic\":")
+                .string(r.topic)
+                .raw(",\"partition\":")
+                .number(r.partition)
+                .raw(",\"offset\":")
+                .number(r.offset)
+                .raw('}');
+        if (r.metaJson != null) {
+            w.raw(",\"meta\":").rawUtf8(r.metaJson);
         }
-        return bytes.toByteArray();
+        return w.raw('}').toBytes();
     }
 }

@@ -27,6 +27,9 @@ public final class FirstSeenMetrics {
     public static final String PAGES_FLUSHED = "pagesFlushed";
     public static final String PAGES_LOADED = "pagesLoaded";
 
+    /** Accumulator only: heap held by the Bloom page cache when a bounded run finished. */
+    public static final String FILTER_BYTES_AT_END = "filterBytesAtEnd";
+
     /** Accumulator name of the dead-letter counter for one reason code and stage. */
     public static String deadLetterAccumulator(String reasonCode, String stage) {
         return DEAD_LETTERS + "." + reasonCode + "." + stage;

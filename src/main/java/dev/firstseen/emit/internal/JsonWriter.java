@@ -1,0 +1,115 @@
+package dev.firstseen.emit.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A minimal JSON writer for FirstSeen's fixed output records, written for the hot path: one
+ * growable byte array, no object model, no per-record allocation besides the result. Strings are
+ * escaped per RFC 8259 (quote, backslash and control characters; everything else as UTF-8), so the
+ * output is what any JSON parser reads back. Not thread-safe; reuse one per subtask.
+ */
+public final class JsonWriter {
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+    private byte[] buf = new byte[512];
+    private int len;
+
+    public JsonWriter reset() {
+        len = 0;
+        return this;
+    }
+
+    public JsonWriter raw(char c) {
+        ensure(1);
+        buf[len++] = (byte) c;
+        return this;
+    }
+
+    /** Appends ASCII text as is (field names, punctuation, pre-serialized JSON values). */
+    public JsonWriter raw(String ascii) {
+        ensure(ascii.length());
+        for (int i = 0; i < ascii.length(); i++) {
+            buf[len++] = (byte) ascii.charAt(i);
+        }
+        return this;
+    }
+
+    /** Appends pre-serialized JSON (any text) as UTF-8. */
+    public JsonWriter rawUtf8(String json) {
+        byte[] b = json.getBytes(StandardCharsets.UTF_8);
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, len, b.length);
+        len += b.length;
+        return this;
+    }
+
+    public JsonWriter number(long v) {
+        return raw(Long.toString(v));
+    }
+
+    /** Appends a quoted, escaped JSON string. */
+    public JsonWriter string(String s) {
+        ensure(s.length() * 3 + 2);
+        buf[len++] = '"';
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+                buf[len++] = (byte) c;
+            } else if (c == '"' || c == '\\') {
+                buf[len++] = '\\';
+                buf[len++] = (byte) c;
+            } else if (c < 0x20) {
+                ensure(6);
+                buf[len++] = '\\';
+                buf[len++] = 'u';
+                buf[len++] = '0';
+                buf[len++] = '0';
+                buf[len++] = HEX[c >> 4];
+                buf[len++] = HEX[c & 0xF];
+            } else {
+                i = utf8(s, i);
+            }
+        }
+        ensure(1);
+        buf[len++] = '"';
+        return this;
+    }
+
+    private int utf8(String s, int i) {
+        char c = s.charAt(i);
+        int cp = c;
+        if (Character.isHighSurrogate(c)
+                && i + 1 < s.length()
+                && Character.isLowSurrogate(s.charAt(i + 1))) {
+            cp = Character.toCodePoint(c, s.charAt(++i));
+        } else if (Character.isSurrogate(c)) {
+            cp = 0xFFFD; // a lone surrogate has no UTF-8 form
+        }
+        ensure(4);
+        if (cp < 0x800) {
+            buf[len++] = (byte) (0xC0 | (cp >> 6));
+            buf[len++] = (byte) (0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            buf[len++] = (byte) (0xE0 | (cp >> 12));
+            buf[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+            buf[len++] = (byte) (0x80 | (cp & 0x3F));
+        } else {
+            buf[len++] = (byte) (0xF0 | (cp >> 18));
+            buf[len++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
+            buf[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
+            buf[len++] = (byte) (0x80 | (cp & 0x3F));
+        }
+        return i;
+    }
+
+    public byte[] toBytes() {
+        return Arrays.copyOf(buf, len);
+    }
+
+    private void ensure(int n) {
+        if (len + n > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.firstseen.emit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.firstseen.emit.internal.JsonWriter;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The hand-written writer's strings read back exactly with a real JSON parser (Jackson). */
+class JsonWriterTest {
+    private final ObjectMapper json = new ObjectMapper();
+
+    @Test
+    void escapesRoundTripThroughAJsonParser() throws Exception {
+        SplittableRandom r = new SplittableRandom(3);
+        char[] interesting = {'"', '\\', '/', '\n', '\t', 0, 0x1f, 0x7f, 'é', '€', '\u2028'};
+        JsonWriter w = new JsonWriter();
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int n = r.nextInt(30);
+            for (int j = 0; j < n; j++) {
+                int kind = r.nextInt(4);
+                if (kind == 0) {
+                    sb.append(interesting[r.nextInt(interesting.length)]);
+                } else if (kind == 1) {
+                    sb.appendCodePoint(0x10000 + r.nextInt(0x1000)); // a surrogate pair
+                } else {
+                    sb.append((char) (0x20 + r.nextInt(0x5f)));
+                }
+            }
+            String s = sb.toString();
+            byte[] out =
+                    w.reset().raw("{\"s\":").string(s).raw(",\"n\":").number(-7).raw('}').toBytes();
+            JsonNode node = json.readTree(out);
+            assertThat(node.get("s").asText()).isEqualTo(s);
+            assertThat(node.get("n").asLong()).isEqualTo(-7);
+        }
+    }
+
+    @Test
+    void loneSurrogateBecomesReplacementCharacter() throws Exception {
+        byte[] out = new JsonWriter().string("a\ud800b").toBytes();
+        assertThat(json.readTree(out).asText()).isEqualTo("a\ufffdb");
+    }
+}
