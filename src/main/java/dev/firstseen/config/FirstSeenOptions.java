@@ -184,7 +184,7 @@ public final class FirstSeenOptions {
     public static final ConfigOption<Long> EXPECTED_URLS_PER_KEY =
             ConfigOptions.key("dedup.bloom.expected-urls-per-key")
                     .longType()
-                    .defaultValue(1000L)
+                    .defaultValue(128L)
                     .withDescription(
                             "URLs the first Bloom layer of a key holds; each further layer holds"
                                     + " 4x more. Applies to keys created from now on.");
