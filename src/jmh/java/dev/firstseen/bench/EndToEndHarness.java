@@ -37,6 +37,9 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.util.TestStreamEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.functions.ScalarFunction;
 import org.apache.flink.test.util.MiniClusterWithClientResource;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.ParameterTool;
@@ -50,6 +53,8 @@ import org.apache.flink.util.ParameterTool;
  * <ol>
  *   <li>passthrough: source → keyBy(host) → sink; no canonicalization, no state (the I/O ceiling);
  *   <li>naive: decode + canonicalize → keyBy(canonical URL) → {@code ValueState<Boolean>};
+ *   <li>sql: the same decode + canonicalize as a SQL function, then {@code ROW_NUMBER() OVER
+ *       (PARTITION BY url ORDER BY proctime) = 1}, Flink SQL's first-row deduplication;
  *   <li>exact, approximate: the FirstSeen pipeline in its two modes.
  * </ol>
  *
@@ -57,7 +62,7 @@ import org.apache.flink.util.ParameterTool;
  * unmeasured passthrough runs first, so that JVM warm-up is not charged to the first job.
  *
  * <p>Run: {@code scripts/bench [--records 2000000] [--parallelism 2] [--jobs
- * passthrough,naive,exact,approximate]}
+ * passthrough,naive,sql,exact,approximate]}
  */
 public final class EndToEndHarness {
 
@@ -99,7 +104,7 @@ public final class EndToEndHarness {
                         p.getLong("seed", 1),
                         System.out);
         List<Result> results =
-                h.run(List.of(p.get("jobs", "passthrough,naive,exact,approximate").split(",")));
+                h.run(List.of(p.get("jobs", "passthrough,naive,sql,exact,approximate").split(",")));
         h.print(results);
         boolean ok = results.stream().allMatch(Result::countOk);
         System.exit(ok ? 0 : 1);
@@ -215,6 +220,9 @@ public final class EndToEndHarness {
                         .sinkTo(stringSink(settings));
                 expected = distinct;
                 break;
+            case "sql":
+                settings = FirstSeenSettings.from(conf);
+                return runSql(env, kafka, flink, settings, input, out, distinct);
             case "exact":
             case "approximate":
                 conf.setString("dedup.mode", job.toUpperCase(Locale.ROOT));
@@ -229,7 +237,9 @@ public final class EndToEndHarness {
                 break;
             default:
                 throw new IllegalArgumentException(
-                        "Unknown job '" + job + "'; choose from passthrough, naive, exact, approximate");
+                        "Unknown job '"
+                                + job
+                                + "'; choose from passthrough, naive, sql, exact, approximate");
         }
         long start = System.nanoTime();
         JobExecutionResult result = env.execute("bench " + job);
@@ -264,6 +274,81 @@ public final class EndToEndHarness {
             }
         }
         return max;
+    }
+
+    /**
+     * Flink SQL's first-row deduplication (a ValueState per canonical URL), with FirstSeen's decode
+     * and canonicalize as a scalar function.
+     */
+    private Result runSql(
+            StreamExecutionEnvironment env,
+            KafkaBroker kafka,
+            MiniClusterWithClientResource flink,
+            FirstSeenSettings s,
+            String input,
+            String out,
+            long distinct)
+            throws Exception {
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        tEnv.createTemporarySystemFunction("CANON", new CanonUdf(s));
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE src (v BYTES, pt AS PROCTIME()) WITH ("
+                        + "'connector'='kafka','format'='raw','topic'='"
+                        + input
+                        + "','properties.bootstrap.servers'='"
+                        + s.bootstrapServers()
+                        + "','properties.group.id'='"
+                        + s.groupId()
+                        + "','properties.isolation.level'='read_committed',"
+                        + "'scan.startup.mode'='earliest-offset',"
+                        + "'scan.bounded.mode'='latest-offset')");
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE dst (url STRING) WITH ("
+                        + "'connector'='kafka','format'='raw','topic'='"
+                        + out
+                        + "','properties.bootstrap.servers'='"
+                        + s.bootstrapServers()
+                        + "','sink.delivery-guarantee'='exactly-once',"
+                        + "'sink.transactional-id-prefix'='"
+                        + s.transactionalIdPrefix()
+                        + "','properties.transaction.timeout.ms'='600000')");
+        long start = System.nanoTime();
+        TableResult r =
+                tEnv.executeSql(
+                        "INSERT INTO dst SELECT url FROM (SELECT url, ROW_NUMBER() OVER"
+                                + " (PARTITION BY url ORDER BY pt) AS rn FROM (SELECT CANON(v) AS"
+                                + " url, pt FROM src) WHERE url IS NOT NULL) WHERE rn = 1");
+        JobExecutionResult result = r.getJobClient().orElseThrow().getJobExecutionResult().get();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long n = kafka.drain(out).size();
+        return new Result(
+                "sql",
+                n,
+                distinct,
+                seconds,
+                largestCheckpoint(flink, result),
+                result.getAllAccumulatorResults());
+    }
+
+    /** FirstSeen's decode + canonicalize as a SQL scalar function; null for bad input. */
+    public static final class CanonUdf extends ScalarFunction {
+        private static final long serialVersionUID = 1L;
+        private final MessageDecoder decoder;
+        private final Canonicalizer canon;
+
+        CanonUdf(FirstSeenSettings s) {
+            this.decoder = new MessageDecoder(s.maxRecordBytes(), s.maxUrlLength());
+            this.canon = s.canonicalizer();
+        }
+
+        public String eval(byte[] value) {
+            MessageDecoder.Decoded d = decoder.decode(value);
+            if (d.url == null) {
+                return null;
+            }
+            Canonicalization c = canon.canonicalize(d.url);
+            return c.isAccepted() ? c.url() : null;
+        }
     }
 
     private static DataStream<RawRecord> source(
@@ -407,7 +492,7 @@ public final class EndToEndHarness {
             if (f == null) {
                 continue;
             }
-            for (String base : List.of("passthrough", "naive")) {
+            for (String base : List.of("passthrough", "naive", "sql")) {
                 Result b = byJob.get(base);
                 if (b != null) {
                     log.printf(

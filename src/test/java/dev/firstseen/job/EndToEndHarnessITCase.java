@@ -20,19 +20,23 @@ class EndToEndHarnessITCase {
         PrintStream log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         EndToEndHarness h = new EndToEndHarness(100_000, 2, "1 s", 3, log);
         List<EndToEndHarness.Result> results =
-                h.run(List.of("passthrough", "naive", "exact", "approximate"));
+                h.run(List.of("passthrough", "naive", "sql", "exact", "approximate"));
         h.print(results);
-        assertThat(results).hasSize(4);
+        assertThat(results).hasSize(5);
         EndToEndHarness.Result passthrough = results.get(0);
         EndToEndHarness.Result naive = results.get(1);
-        EndToEndHarness.Result exact = results.get(2);
-        EndToEndHarness.Result approximate = results.get(3);
+        EndToEndHarness.Result sql = results.get(2);
+        EndToEndHarness.Result exact = results.get(3);
+        EndToEndHarness.Result approximate = results.get(4);
+        assertThat(sql.recordsOut()).isEqualTo(naive.recordsOut());
         assertThat(passthrough.recordsOut()).isEqualTo(100_000);
         assertThat(naive.recordsOut()).isEqualTo(naive.expectedOut()).isGreaterThan(10_000);
         assertThat(exact.recordsOut()).isEqualTo(naive.recordsOut());
         assertThat(approximate.recordsOut())
                 .isLessThanOrEqualTo(exact.recordsOut())
                 .isGreaterThan((long) (exact.recordsOut() * 0.99));
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("ratio exact/naive");
+        assertThat(bytes.toString(StandardCharsets.UTF_8))
+                .contains("ratio exact/naive")
+                .contains("ratio exact/sql");
     }
 }
