@@ -22,6 +22,7 @@ import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerial
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -102,12 +103,14 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             Map<String, String> previous = SettingsGuard.decode(settingsState.get());
             List<String> problems = SettingsGuard.check(previous, config.guarded);
             if (!problems.isEmpty() && !config.allowGuardedChange) {
-                throw new IllegalStateException(
-                        "Refusing to restore FirstSeen state: "
-                                + String.join("; ", problems)
-                                + ". Restore with the previous settings, start from an empty"
-                                + " state, or set 'dedup.allow-settings-change: true' to accept"
-                                + " the consequences.");
+                // Not recoverable by retrying: fail the job once instead of restarting forever.
+                throw new SuppressRestartsException(
+                        new IllegalStateException(
+                                "Refusing to restore FirstSeen state: "
+                                        + String.join("; ", problems)
+                                        + ". Restore with the previous settings, start from an"
+                                        + " empty state, or set 'dedup.allow-settings-change:"
+                                        + " true' to accept the consequences."));
             }
             if (!problems.isEmpty()) {
                 LOG.warn("Restoring despite changed settings: {}", problems);

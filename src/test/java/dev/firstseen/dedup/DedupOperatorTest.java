@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import org.apache.flink.api.common.accumulators.Accumulator;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
@@ -300,6 +301,8 @@ class DedupOperatorTest {
                         Map.of("canonical.profile", "test/2", "keying.mode", "DOMAIN"),
                         false);
         assertThatThrownBy(() -> harness(otherProfile, 1, 0, snap))
+                .isInstanceOf(SuppressRestartsException.class)
+                .cause()
                 .hasMessageContaining("'canonical.profile' was 'test/1'")
                 .hasMessageContaining("is 'test/2' now")
                 .hasMessageContaining("dedup.allow-settings-change");
@@ -313,6 +316,7 @@ class DedupOperatorTest {
                         Map.of("canonical.profile", "test/1", "keying.mode", "HOST"),
                         false);
         assertThatThrownBy(() -> harness(otherKeys, 1, 0, snap))
+                .cause()
                 .hasMessageContaining("'keying.mode' was 'DOMAIN'");
 
         DedupConfig allowed =
@@ -333,6 +337,7 @@ class DedupOperatorTest {
         feed(approx, List.of(url(1, 1)));
         OperatorSubtaskState approxSnap = checkpoint(approx, 1);
         assertThatThrownBy(() -> harness(exact(), 1, 0, approxSnap))
+                .cause()
                 .hasMessageContaining("'dedup.mode' was APPROXIMATE");
 
         var ex = harness(exact(), 1, 0, null);
