@@ -27,6 +27,8 @@ import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Stage "dedup": emits each canonical URL the first time its key has seen it, and never again. Runs
@@ -77,6 +79,13 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient long[] pageLoads;
     private transient KeyFilter.PageLoader loader;
     private transient long lastFlushPages;
+    private transient long lastSummaryNanos;
+
+    /** The state summary in the log comes at most this often per subtask (at a checkpoint). */
+    private static final long SUMMARY_INTERVAL_NANOS = 60_000_000_000L;
+
+    /* Own logger: AbstractStreamOperator's would name every line after the base class. */
+    private static final Logger LOG = LoggerFactory.getLogger(DedupOperator.class);
 
     private transient Counter firstSeen;
     private transient Counter duplicates;
@@ -116,7 +125,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 LOG.warn("Restoring despite changed settings: {}", problems);
             }
             LOG.info(
-                    "Restored dedup state (checkpoint {}) written with {}; running with {}",
+                    "Dedup subtask {}: restored state of checkpoint {} written with {}; running"
+                            + " with {}. Bloom pages load from keyed state on first use.",
+                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                     context.getRestoredCheckpointId().orElse(-1L),
                     previous,
                     config.guarded);
@@ -151,6 +162,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         cache = new LinkedHashMap<>(1024, 0.75f, true);
         dirtyQueue = new ArrayList<>();
         recent = new RecentFingerprintCache(config.recentCacheEntries);
+        lastSummaryNanos = System.nanoTime() - SUMMARY_INTERVAL_NANOS; // first checkpoint logs
         pageLoads = new long[1];
         loader = pages::get;
         registerMetrics();
@@ -341,6 +353,24 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
         flushAll();
+        long now = System.nanoTime();
+        if (now - lastSummaryNanos >= SUMMARY_INTERVAL_NANOS) {
+            lastSummaryNanos = now;
+            LOG.info(
+                    "Dedup subtask {}: checkpoint {} flushed {} dirty Bloom pages; page cache {}"
+                            + " keys, {} pages, {} bytes; since start {} first-seen, {}"
+                            + " duplicates, {} Bloom pages loaded, {} exact-store reads",
+                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    checkpointId,
+                    lastFlushPages,
+                    cache.size(),
+                    cachedPages(),
+                    cacheBytes,
+                    firstSeen.getCount(),
+                    duplicates.getCount(),
+                    pagesLoaded.getCount(),
+                    l3Reads.getCount());
+        }
     }
 
     @Override

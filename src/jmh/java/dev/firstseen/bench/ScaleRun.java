@@ -1,0 +1,392 @@
+package dev.firstseen.bench;
+
+import dev.firstseen.config.FirstSeenSettings;
+import dev.firstseen.emit.DeadLetter;
+import dev.firstseen.emit.FrontierRecord;
+import dev.firstseen.ingest.RawRecord;
+import dev.firstseen.job.FirstSeenJob;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
+import org.apache.flink.test.util.MiniClusterWithClientResource;
+import org.apache.flink.util.ParameterTool;
+
+/**
+ * The scale run: how FirstSeen's throughput and state grow with the number of URLs it has seen.
+ * The real pipeline (decode, canonicalize, key, dedup in exact mode; RocksDB with incremental
+ * checkpoints) runs on a MiniCluster, fed by a generator instead of Kafka, because the question is
+ * how the dedup cost changes as state grows to tens of millions of URLs; the Kafka cost per record
+ * does not change with it, and loading 100 M records into a local broker first would need ~8 GB of
+ * disk and ten minutes. Every {@code --sample} seconds it records URLs seen, records/s in that
+ * window, RocksDB working-directory bytes and checkpoint-directory bytes; at the end it checks the
+ * first-seen count against the generator's, prints a table and draws a PNG.
+ *
+ * <p>Input: record {@code i} is a new URL when {@code i} is odd (so distinct = records / 2); an
+ * even {@code i} repeats an earlier URL, half the time one of the previous 10,000 (links between
+ * neighbouring pages) and half the time any earlier one (the hard case: L1 misses, the Bloom filter
+ * says "maybe", RocksDB is read). URLs spread over 20,000 domains.
+ *
+ * <p>Run: {@code scripts/scale [--distinct 50000000] [--parallelism 2] [--out
+ * target/scale.png]}. A documented long run, not part of CI.
+ */
+public final class ScaleRun {
+    static final AtomicLong IN = new AtomicLong();
+    static final AtomicLong FIRST_SEEN = new AtomicLong();
+    private static final int DOMAINS = 20_000;
+
+    /** One sample. */
+    record Sample(double seconds, long records, long urlsSeen, double rate, long rocksDb, long chk) {}
+
+    public static void main(String[] args) throws Exception {
+        ParameterTool p = ParameterTool.fromArgs(args);
+        long distinct = p.getLong("distinct", 50_000_000L);
+        int parallelism = p.getInt("parallelism", 2);
+        int sampleSeconds = p.getInt("sample", 10);
+        Path work = Path.of(p.get("work", "target/scale-work")).toAbsolutePath();
+        Path png = Path.of(p.get("out", "target/scale.png")).toAbsolutePath();
+        deleteTree(work);
+        Files.createDirectories(work.resolve("tmp"));
+        Files.createDirectories(work.resolve("checkpoints"));
+        List<Sample> samples = run(distinct, parallelism, sampleSeconds, work, System.out);
+        draw(samples, png);
+        System.out.println("plot: " + png);
+        deleteTree(work);
+        System.exit(FIRST_SEEN.get() == distinct ? 0 : 1);
+    }
+
+    static List<Sample> run(
+            long distinct, int parallelism, int sampleSeconds, Path work, PrintStream out)
+            throws Exception {
+        long records = distinct * 2;
+        Configuration cluster = new Configuration();
+        cluster.setString("state.backend.type", "rocksdb");
+        cluster.setString("execution.checkpointing.incremental", "true");
+        cluster.setString("execution.checkpointing.dir", work.resolve("checkpoints").toUri().toString());
+        cluster.setString("io.tmp.dirs", work.resolve("tmp").toString());
+        cluster.setString("rest.bind-address", "127.0.0.1");
+        cluster.setString("taskmanager.memory.managed.size", "1g");
+        MiniClusterWithClientResource flink =
+                new MiniClusterWithClientResource(
+                        new MiniClusterResourceConfiguration.Builder()
+                                .setNumberTaskManagers(1)
+                                .setNumberSlotsPerTaskManager(parallelism)
+                                .setConfiguration(cluster)
+                                .build());
+        flink.before();
+        List<Sample> samples = new ArrayList<>();
+        try {
+            Configuration conf = new Configuration();
+            conf.setString("kafka.bootstrap-servers", "unused:1");
+            conf.setString("input.topics", "generated");
+            conf.setString("frontier.topic", "discarded");
+            conf.setString("dead-letter.topic", "discarded-dead-letters");
+            conf.setString("execution.checkpointing.interval", "10 s");
+            FirstSeenSettings settings = FirstSeenSettings.from(conf);
+            StreamExecutionEnvironment env =
+                    new TestStreamEnvironment(
+                            flink.getMiniCluster(),
+                            FirstSeenJob.withJobDefaults(conf),
+                            parallelism,
+                            List.of(),
+                            List.of());
+            DataStream<RawRecord> input =
+                    env.fromSequence(0, records - 1)
+                            .map(new Generate())
+                            .returns(TypeInformation.of(RawRecord.class));
+            FirstSeenJob.Outputs outputs = FirstSeenJob.pipeline(settings, input);
+            outputs.frontier().sinkTo(new CountingSink<FrontierRecord>(true));
+            outputs.deadLetters().sinkTo(new CountingSink<DeadLetter>(false));
+            IN.set(0);
+            FIRST_SEEN.set(0);
+            long start = System.nanoTime();
+            JobClient job = env.executeAsync("FirstSeen scale run");
+            out.printf(
+                    Locale.ROOT,
+                    "%8s %14s %14s %12s %14s %14s%n",
+                    "seconds",
+                    "records",
+                    "URLs seen",
+                    "records/s",
+                    "RocksDB bytes",
+                    "checkpoints");
+            long lastIn = 0;
+            long lastT = start;
+            while (!job.getJobStatus().get().isTerminalState()) {
+                Thread.sleep(sampleSeconds * 1000L);
+                long now = System.nanoTime();
+                long in = IN.get();
+                Sample s =
+                        new Sample(
+                                (now - start) / 1e9,
+                                in,
+                                FIRST_SEEN.get(),
+                                (in - lastIn) / ((now - lastT) / 1e9),
+                                bytesUnder(work.resolve("tmp")),
+                                bytesUnder(work.resolve("checkpoints")));
+                lastIn = in;
+                lastT = now;
+                samples.add(s);
+                out.printf(
+                        Locale.ROOT,
+                        "%8.0f %,14d %,14d %,12.0f %,14d %,14d%n",
+                        s.seconds(),
+                        s.records(),
+                        s.urlsSeen(),
+                        s.rate(),
+                        s.rocksDb(),
+                        s.chk());
+            }
+            JobExecutionResult result = job.getJobExecutionResult().get();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            out.printf(
+                    Locale.ROOT,
+                    "%,d records in %.0f s = %,.0f records/s overall; first-seen %,d of %,d"
+                            + " distinct (%s); L3 reads %,d, Bloom false positives caught %,d%n",
+                    IN.get(),
+                    seconds,
+                    IN.get() / seconds,
+                    FIRST_SEEN.get(),
+                    distinct,
+                    FIRST_SEEN.get() == distinct ? "exact" : "MISMATCH",
+                    (Long) result.getAllAccumulatorResults().getOrDefault("l3Reads", 0L),
+                    (Long)
+                            result.getAllAccumulatorResults()
+                                    .getOrDefault("falsePositivesCaught", 0L));
+            summarize(samples, distinct, out);
+        } finally {
+            flink.after();
+        }
+        return samples;
+    }
+
+    /** Throughput near 1 M URLs seen against throughput near the end. */
+    private static void summarize(List<Sample> samples, long distinct, PrintStream out) {
+        double early = meanRate(samples, 500_000, 2_000_000);
+        double late = meanRate(samples, (long) (distinct * 0.8), distinct);
+        out.printf(
+                Locale.ROOT,
+                "records/s around 1 M URLs seen: %,.0f; over the last 20%% (%,d to %,d URLs): %,.0f;"
+                        + " ratio %.2f%n",
+                early,
+                (long) (distinct * 0.8),
+                distinct,
+                late,
+                late / early);
+    }
+
+    private static double meanRate(List<Sample> samples, long from, long to) {
+        double sum = 0;
+        int n = 0;
+        for (Sample s : samples) {
+            if (s.urlsSeen() >= from && s.urlsSeen() <= to && s.rate() > 0) {
+                sum += s.rate();
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n;
+    }
+
+    /** Record i of the generated stream; see the class comment. */
+    static final class Generate implements MapFunction<Long, RawRecord> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public RawRecord map(Long i) {
+            IN.incrementAndGet();
+            long url;
+            if ((i & 1) == 1) {
+                url = i >>> 1;
+            } else {
+                long newest = i >>> 1; // URLs 0 .. newest-1 were introduced before i
+                long h = mix(i);
+                if (newest == 0) {
+                    url = 0;
+                } else if ((h & 1) == 0) {
+                    url = newest - 1 - Long.remainderUnsigned(h >>> 1, Math.min(newest, 10_000));
+                } else {
+                    url = Long.remainderUnsigned(h >>> 1, newest);
+                }
+            }
+            byte[] value = urlOf(url).getBytes(StandardCharsets.UTF_8);
+            return new RawRecord(value, "generated", 0, i, -1L);
+        }
+
+        static String urlOf(long url) {
+            long domain = Long.remainderUnsigned(mix(url), DOMAINS);
+            return "https://www.site" + domain + ".com/section" + (url % 97) + "/page-" + url + ".html";
+        }
+
+        private static long mix(long z) {
+            z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+            z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+            return z ^ (z >>> 33);
+        }
+    }
+
+    /** Counts first-seen URLs (or nothing) and drops the records. */
+    static final class CountingSink<T> implements Sink<T> {
+        private static final long serialVersionUID = 1L;
+        private final boolean count;
+
+        CountingSink(boolean count) {
+            this.count = count;
+        }
+
+        @Override
+        public SinkWriter<T> createWriter(WriterInitContext context) {
+            return new SinkWriter<>() {
+                @Override
+                public void write(T element, Context ctx) {
+                    if (count) {
+                        FIRST_SEEN.incrementAndGet();
+                    }
+                }
+
+                @Override
+                public void flush(boolean endOfInput) {}
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+
+    static long bytesUnder(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(
+                            f -> {
+                                try {
+                                    return Files.size(f);
+                                } catch (IOException gone) {
+                                    return 0; // deleted while walking (compaction, cleanup)
+                                }
+                            })
+                    .sum();
+        } catch (IOException | UncheckedIOException e) {
+            return -1;
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted((a, b) -> b.getNameCount() - a.getNameCount())
+                    .forEach(f -> f.toFile().delete());
+        }
+    }
+
+    /** Two stacked charts against URLs seen: records/s, and state bytes per distinct URL. */
+    static void draw(List<Sample> samples, Path png) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        int w = 900;
+        int h = 700;
+        BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = img.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, w, h);
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        double maxUrls = samples.stream().mapToLong(Sample::urlsSeen).max().orElse(1);
+        List<double[]> rate = new ArrayList<>();
+        List<double[]> rocks = new ArrayList<>();
+        List<double[]> chk = new ArrayList<>();
+        for (Sample s : samples) {
+            if (s.urlsSeen() <= 0) {
+                continue;
+            }
+            double m = s.urlsSeen() / 1e6;
+            rate.add(new double[] {m, s.rate() / 1e3});
+            rocks.add(new double[] {m, (double) s.rocksDb() / s.urlsSeen()});
+            chk.add(new double[] {m, (double) s.chk() / s.urlsSeen()});
+        }
+        chart(g, 70, 40, w - 110, 260, "records/s (thousands) vs. URLs seen (millions)",
+                maxUrls / 1e6, List.of(rate), List.of(new Color(31, 119, 180)), List.of("records/s"));
+        chart(g, 70, 380, w - 110, 260, "state bytes per URL seen vs. URLs seen (millions)",
+                maxUrls / 1e6, List.of(rocks, chk),
+                List.of(new Color(214, 39, 40), new Color(44, 160, 44)),
+                List.of("RocksDB working directory", "checkpoint directory"));
+        g.dispose();
+        Files.createDirectories(png.getParent());
+        ImageIO.write(img, "png", new File(png.toString()));
+    }
+
+    private static void chart(
+            Graphics2D g,
+            int x0,
+            int y0,
+            int cw,
+            int ch,
+            String title,
+            double maxX,
+            List<List<double[]>> series,
+            List<Color> colors,
+            List<String> names) {
+        double maxY = 0;
+        for (List<double[]> s : series) {
+            for (double[] pt : s) {
+                maxY = Math.max(maxY, pt[1]);
+            }
+        }
+        maxY = maxY <= 0 ? 1 : maxY * 1.1;
+        g.setColor(Color.BLACK);
+        g.drawString(title, x0, y0 - 10);
+        g.drawRect(x0, y0, cw, ch);
+        for (int t = 0; t <= 5; t++) {
+            int y = y0 + ch - t * ch / 5;
+            int x = x0 + t * cw / 5;
+            g.setColor(new Color(230, 230, 230));
+            g.drawLine(x0 + 1, y, x0 + cw - 1, y);
+            g.setColor(Color.DARK_GRAY);
+            g.drawString(String.format(Locale.ROOT, "%.1f", maxY * t / 5), x0 - 45, y + 4);
+            g.drawString(String.format(Locale.ROOT, "%.0f", maxX * t / 5), x - 8, y0 + ch + 16);
+        }
+        g.setStroke(new BasicStroke(2f));
+        for (int i = 0; i < series.size(); i++) {
+            g.setColor(colors.get(i));
+            int px = -1;
+            int py = -1;
+            for (double[] pt : series.get(i)) {
+                int x = x0 + (int) (pt[0] / maxX * cw);
+                int y = y0 + ch - (int) (pt[1] / maxY * ch);
+                if (px >= 0) {
+                    g.drawLine(px, py, x, y);
+                }
+                px = x;
+                py = y;
+            }
+            g.drawString(names.get(i), x0 + cw - 220, y0 + 20 + 16 * i);
+        }
+        g.setStroke(new BasicStroke(1f));
+    }
+}
