@@ -63,7 +63,14 @@ public final class ScaleRun {
     private static final int DOMAINS = 20_000;
 
     /** One sample. */
-    record Sample(double seconds, long records, long urlsSeen, double rate, long rocksDb, long chk) {}
+    record Sample(
+            double seconds,
+            long records,
+            long urlsSeen,
+            double rate,
+            long rocksDb,
+            long chk,
+            boolean steady) {}
 
     public static void main(String[] args) throws Exception {
         ParameterTool p = ParameterTool.fromArgs(args);
@@ -74,6 +81,7 @@ public final class ScaleRun {
         Path png = Path.of(p.get("out", "target/scale.png")).toAbsolutePath();
         deleteTree(work);
         Files.createDirectories(work.resolve("tmp"));
+        Files.createDirectories(work.resolve("rocksdb"));
         Files.createDirectories(work.resolve("checkpoints"));
         List<Sample> samples = run(distinct, parallelism, sampleSeconds, work, System.out);
         draw(samples, png);
@@ -91,6 +99,7 @@ public final class ScaleRun {
         cluster.setString("execution.checkpointing.incremental", "true");
         cluster.setString("execution.checkpointing.dir", work.resolve("checkpoints").toUri().toString());
         cluster.setString("io.tmp.dirs", work.resolve("tmp").toString());
+        cluster.setString("state.backend.rocksdb.localdir", work.resolve("rocksdb").toString());
         cluster.setString("rest.bind-address", "127.0.0.1");
         cluster.setString("taskmanager.memory.managed.size", "1g");
         MiniClusterWithClientResource flink =
@@ -149,8 +158,11 @@ public final class ScaleRun {
                                 in,
                                 FIRST_SEEN.get(),
                                 (in - lastIn) / ((now - lastT) / 1e9),
-                                bytesUnder(work.resolve("tmp")),
-                                bytesUnder(work.resolve("checkpoints")));
+                                bytesUnder(work.resolve("rocksdb")),
+                                bytesUnder(work.resolve("checkpoints")),
+                                // Windows that saw the start or the end of the input are not
+                                // steady state: leave them out of rates.
+                                lastIn > 0 && in < records);
                 lastIn = in;
                 lastT = now;
                 samples.add(s);
@@ -206,7 +218,7 @@ public final class ScaleRun {
         double sum = 0;
         int n = 0;
         for (Sample s : samples) {
-            if (s.urlsSeen() >= from && s.urlsSeen() <= to && s.rate() > 0) {
+            if (s.urlsSeen() >= from && s.urlsSeen() <= to && s.steady()) {
                 sum += s.rate();
                 n++;
             }
@@ -322,7 +334,7 @@ public final class ScaleRun {
         List<double[]> rocks = new ArrayList<>();
         List<double[]> chk = new ArrayList<>();
         for (Sample s : samples) {
-            if (s.urlsSeen() <= 0) {
+            if (s.urlsSeen() <= 0 || !s.steady()) {
                 continue;
             }
             double m = s.urlsSeen() / 1e6;
