@@ -227,12 +227,7 @@ public final class EndToEndHarness {
             case "approximate":
                 conf.setString("dedup.mode", job.toUpperCase(Locale.ROOT));
                 settings = FirstSeenSettings.from(conf);
-                new FirstSeenJob(
-                                settings,
-                                KafkaInput.source(settings),
-                                KafkaOutput.frontier(settings),
-                                KafkaOutput.deadLetters(settings))
-                        .build(env);
+                FirstSeenJob.onKafka(settings).build(env);
                 expected = job.equals("exact") ? distinct : -1; // approximate may drop a few
                 break;
             default:

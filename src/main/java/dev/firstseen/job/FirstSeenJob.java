@@ -73,6 +73,12 @@ public final class FirstSeenJob {
         this.deadLetters = deadLetters;
     }
 
+    /** The job on Kafka: the input topics, the frontier and the dead-letter topic of {@code s}. */
+    public static FirstSeenJob onKafka(FirstSeenSettings s) {
+        return new FirstSeenJob(
+                s, KafkaInput.source(s), KafkaOutput.frontier(s), KafkaOutput.deadLetters(s));
+    }
+
     /** The two output streams of the pipeline. */
     public record Outputs(
             DataStream<FrontierRecord> frontier, DataStream<DeadLetter> deadLetters) {}
@@ -145,12 +151,7 @@ public final class FirstSeenJob {
         Configuration flinkConf = withJobDefaults(conf);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(flinkConf);
-        new FirstSeenJob(
-                        settings,
-                        KafkaInput.source(settings),
-                        KafkaOutput.frontier(settings),
-                        KafkaOutput.deadLetters(settings))
-                .build(env);
+        onKafka(settings).build(env);
         LOG.info(
                 "Starting FirstSeen: {} -> {} (dead letters: {}), {} mode, keyed by {}",
                 settings.inputTopics(),

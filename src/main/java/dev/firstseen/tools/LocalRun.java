@@ -1,8 +1,6 @@
 package dev.firstseen.tools;
 
 import dev.firstseen.config.FirstSeenSettings;
-import dev.firstseen.emit.KafkaOutput;
-import dev.firstseen.ingest.KafkaInput;
 import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.metrics.FirstSeenMetrics;
 import java.io.File;
@@ -56,23 +54,11 @@ public final class LocalRun {
 
     public static void main(String[] args) throws Exception {
         Configuration conf = localDefaults(FirstSeenJob.parseArgs(args));
-        FirstSeenSettings settings;
-        try {
-            settings = FirstSeenSettings.from(conf);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+        FirstSeenSettings settings = ToolArgs.settingsOrExit(conf);
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(
                         FirstSeenJob.withJobDefaults(conf));
-        new FirstSeenJob(
-                        settings,
-                        KafkaInput.source(settings),
-                        KafkaOutput.frontier(settings),
-                        KafkaOutput.deadLetters(settings))
-                .build(env);
+        FirstSeenJob.onKafka(settings).build(env);
         long start = System.nanoTime();
         JobClient client = env.executeAsync("FirstSeen (local)");
         Thread cancel =

@@ -33,14 +33,7 @@ public final class Normalize {
             // Not used here; set so that the job's validation of everything else runs.
             conf.set(FirstSeenOptions.BOOTSTRAP_SERVERS, "unused:0");
         }
-        FirstSeenSettings settings;
-        try {
-            settings = FirstSeenSettings.from(conf);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+        FirstSeenSettings settings = ToolArgs.settingsOrExit(conf);
         PrintStream out =
                 new PrintStream(
                         new BufferedOutputStream(System.out, 1 << 16),

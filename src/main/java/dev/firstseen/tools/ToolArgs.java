@@ -1,5 +1,7 @@
 package dev.firstseen.tools;
 
+import dev.firstseen.config.FirstSeenSettings;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.util.ParameterTool;
 
 /** Minimal {@code --key value} parsing shared by the command-line tools. */
@@ -13,6 +15,17 @@ final class ToolArgs {
         if (params.has("help")) {
             System.out.println(usage);
             System.exit(0);
+        }
+    }
+
+    /** The job's settings from {@code conf}; on invalid options prints why and exits 2. */
+    static FirstSeenSettings settingsOrExit(Configuration conf) {
+        try {
+            return FirstSeenSettings.from(conf);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            throw e; // not reached
         }
     }
 

@@ -18,6 +18,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -40,6 +42,12 @@ public final class Verify {
     private Verify() {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    static final ConfigOption<Long> WAIT_SECONDS =
+            ConfigOptions.key("verify.wait")
+                    .longType()
+                    .defaultValue(0L)
+                    .withDescription("Seconds to keep reading the outputs while URLs are missing.");
 
     /** What one verification found. */
     public record Result(
@@ -90,20 +98,8 @@ public final class Verify {
 
     public static void main(String[] args) throws Exception {
         Configuration conf = FirstSeenJob.parseArgs(args);
-        long waitSeconds =
-                conf.get(
-                        org.apache.flink.configuration.ConfigOptions.key("verify.wait")
-                                .longType()
-                                .defaultValue(0L));
-        FirstSeenSettings settings;
-        try {
-            settings = FirstSeenSettings.from(conf);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
-        Result r = verify(settings, Duration.ofSeconds(waitSeconds), System.err);
+        FirstSeenSettings settings = ToolArgs.settingsOrExit(conf);
+        Result r = verify(settings, Duration.ofSeconds(conf.get(WAIT_SECONDS)), System.err);
         System.out.println("verify: " + r.summary());
         System.exit(r.passed() ? 0 : 1);
     }

@@ -8,8 +8,8 @@ import dev.firstseen.config.FirstSeenSettings;
 import dev.firstseen.emit.KafkaOutput;
 import dev.firstseen.ingest.KafkaInput;
 import dev.firstseen.ingest.RawRecord;
+import dev.firstseen.testing.FlinkCluster;
 import dev.firstseen.testing.KafkaBroker;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,7 +28,6 @@ import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -48,23 +47,7 @@ class FirstSeenJobITCase {
     @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .setConfiguration(clusterConfig())
-                            .build());
-
-    private static Configuration clusterConfig() {
-        Configuration c = new Configuration();
-        c.setString("state.backend.type", "rocksdb");
-        c.setString("execution.checkpointing.incremental", "true");
-        c.setString(
-                "execution.checkpointing.dir",
-                new File("target/it-checkpoints").getAbsoluteFile().toURI().toString());
-        return c;
-    }
+    static final MiniClusterExtension FLINK = FlinkCluster.withRocksDb(new Configuration());
 
     private static final int SITES = 20;
     private static final int PAGES = 150;

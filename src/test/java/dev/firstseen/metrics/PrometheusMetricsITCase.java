@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firstseen.config.FirstSeenSettings;
-import dev.firstseen.emit.KafkaOutput;
-import dev.firstseen.ingest.KafkaInput;
 import dev.firstseen.job.FirstSeenJob;
+import dev.firstseen.testing.FlinkCluster;
 import dev.firstseen.testing.KafkaBroker;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -27,7 +25,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -46,20 +43,10 @@ class PrometheusMetricsITCase {
     @RegisterExtension static final KafkaBroker KAFKA = new KafkaBroker();
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .setConfiguration(clusterConfig())
-                            .build());
+    static final MiniClusterExtension FLINK = FlinkCluster.withRocksDb(reporterConfig());
 
-    private static Configuration clusterConfig() {
+    private static Configuration reporterConfig() {
         Configuration c = new Configuration();
-        c.setString("state.backend.type", "rocksdb");
-        c.setString(
-                "execution.checkpointing.dir",
-                new File("target/it-checkpoints").getAbsoluteFile().toURI().toString());
         c.setString(
                 "metrics.reporter.prom.factory.class",
                 "dev.firstseen.metrics.prometheus.PrometheusReporterFactory");
@@ -97,12 +84,7 @@ class PrometheusMetricsITCase {
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(
                         FirstSeenJob.withJobDefaults(conf));
-        new FirstSeenJob(
-                        settings,
-                        KafkaInput.source(settings),
-                        KafkaOutput.frontier(settings),
-                        KafkaOutput.deadLetters(settings))
-                .build(env);
+        FirstSeenJob.onKafka(settings).build(env);
         JobClient job = env.executeAsync("FirstSeen metrics ITCase");
         try {
             Set<String> wanted = dashboardMetrics();
