@@ -8,6 +8,7 @@ import dev.firstseen.canonical.Canonicalization;
 import dev.firstseen.config.FirstSeenSettings;
 import dev.firstseen.emit.DeadLetterReason;
 import dev.firstseen.ingest.MessageDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
@@ -48,7 +49,9 @@ class HostileRecordsTest {
                                 "kind "
                                         + kind
                                         + " was accepted: "
-                                        + new String(v == null ? new byte[0] : v));
+                                        + new String(
+                                                v == null ? new byte[0] : v,
+                                                StandardCharsets.UTF_8));
             }
         }
     }
