@@ -165,6 +165,17 @@ public final class EndToEndHarness {
         }
     }
 
+    /** A job environment on {@code flink} with the job's defaults over {@code conf}. */
+    static StreamExecutionEnvironment environment(
+            MiniClusterWithClientResource flink, Configuration conf, int parallelism) {
+        return new TestStreamEnvironment(
+                flink.getMiniCluster(),
+                FirstSeenJob.withJobDefaults(conf),
+                parallelism,
+                List.of(),
+                List.of());
+    }
+
     private static Configuration clusterConfig() {
         Configuration c = new Configuration();
         c.setString("state.backend.type", "rocksdb");
@@ -196,13 +207,7 @@ public final class EndToEndHarness {
         conf.setString("pipeline.object-reuse", "true");
         FirstSeenSettings settings;
         long expected;
-        StreamExecutionEnvironment env =
-                new TestStreamEnvironment(
-                        flink.getMiniCluster(),
-                        FirstSeenJob.withJobDefaults(conf),
-                        parallelism,
-                        List.of(),
-                        List.of());
+        StreamExecutionEnvironment env = environment(flink, conf, parallelism);
         switch (job) {
             case "passthrough":
                 settings = FirstSeenSettings.from(conf);

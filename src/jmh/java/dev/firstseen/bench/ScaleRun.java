@@ -35,7 +35,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.test.util.MiniClusterWithClientResource;
 import org.apache.flink.util.ParameterTool;
 
@@ -120,12 +119,7 @@ public final class ScaleRun {
             conf.setString("execution.checkpointing.interval", "10 s");
             FirstSeenSettings settings = FirstSeenSettings.from(conf);
             StreamExecutionEnvironment env =
-                    new TestStreamEnvironment(
-                            flink.getMiniCluster(),
-                            FirstSeenJob.withJobDefaults(conf),
-                            parallelism,
-                            List.of(),
-                            List.of());
+                    EndToEndHarness.environment(flink, conf, parallelism);
             DataStream<RawRecord> input =
                     env.fromSequence(0, records - 1)
                             .map(new Generate())
