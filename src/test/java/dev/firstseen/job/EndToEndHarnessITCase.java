@@ -18,7 +18,7 @@ class EndToEndHarnessITCase {
     void everyJobRunsAndDedupCountsMatchTheGenerator() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        EndToEndHarness h = new EndToEndHarness(100_000, 2, "1 s", 3, log);
+        EndToEndHarness h = new EndToEndHarness(100_000, 10_000, 2, "1 s", 3, log);
         List<EndToEndHarness.Result> results =
                 h.run(List.of("passthrough", "naive", "sql", "exact", "approximate"));
         h.print(results);
