@@ -63,7 +63,7 @@ import org.apache.flink.util.ParameterTool;
  * code is not charged to whichever job runs first.
  *
  * <p>Run: {@code scripts/bench [--records 2000000] [--warmup-records 200000] [--parallelism 2] [--jobs
- * passthrough,naive,sql,exact,approximate]}
+ * passthrough,naive,sql,exact,approximate] [--firstseen.<job option> value]}
  */
 public final class EndToEndHarness {
 
@@ -82,6 +82,7 @@ public final class EndToEndHarness {
 
     private final long records;
     private final int warmupRecords;
+    private final Map<String, String> firstseenOptions = new LinkedHashMap<>();
     private final int parallelism;
     private final String checkpointInterval;
     private final long seed;
@@ -115,11 +116,26 @@ public final class EndToEndHarness {
                         p.get("checkpoint-interval", "10 s"),
                         p.getLong("seed", 1),
                         System.out);
+        p.toMap().forEach(
+                (k, v) -> {
+                    if (k.startsWith("firstseen.")) {
+                        h.withFirstSeenOption(k.substring("firstseen.".length()), v);
+                    }
+                });
         List<Result> results =
                 h.run(List.of(p.get("jobs", "passthrough,naive,sql,exact,approximate").split(",")));
         h.print(results);
         boolean ok = results.stream().allMatch(Result::countOk);
         System.exit(ok ? 0 : 1);
+    }
+
+    /**
+     * Options for the firstseen jobs only, e.g. {@code dedup.bloom.false-positive-rate}; on the
+     * command line {@code --firstseen.<option> value}.
+     */
+    public EndToEndHarness withFirstSeenOption(String key, String value) {
+        firstseenOptions.put(key, value);
+        return this;
     }
 
     /** Runs the named jobs on one generated input; returns their results in order. */
@@ -258,6 +274,7 @@ public final class EndToEndHarness {
             case "exact":
             case "approximate":
                 conf.setString("dedup.mode", job.toUpperCase(Locale.ROOT));
+                firstseenOptions.forEach(conf::setString);
                 settings = FirstSeenSettings.from(conf);
                 FirstSeenJob.onKafka(settings).build(env);
                 expected = job.equals("exact") ? distinct : -1; // approximate may drop a few

@@ -44,7 +44,10 @@ public final class KafkaOutput {
                 .build();
     }
 
-    private static Properties producerProperties(FirstSeenSettings s) {
+    /**
+     * Producer properties of both sinks: FirstSeen defaults, then every kafka.properties.* option.
+     */
+    static Properties producerProperties(FirstSeenSettings s) {
         Properties p = new Properties();
         // The connector's default (1 h) exceeds the broker's default maximum (15 min) and the
         // job would fail at its first transaction.
