@@ -49,7 +49,7 @@ public class CanonicalizeFunction extends ProcessFunction<UrlMessage, CanonicalU
                             in.topic,
                             in.partition,
                             in.offset,
-                            -1L);
+                            in.timestamp);
             ctx.output(
                     DeadLetter.TAG, DeadLetter.of(raw, reason, c.detail(), maxDeadLetterRawBytes));
             return;

@@ -47,6 +47,7 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlMessage> {
                     DeadLetter.TAG, DeadLetter.of(in, d.reason, d.detail, maxDeadLetterRawBytes));
             return;
         }
-        out.collect(new UrlMessage(d.url, d.metaJson, in.topic, in.partition, in.offset));
+        out.collect(
+                new UrlMessage(d.url, d.metaJson, in.topic, in.partition, in.offset, in.timestamp));
     }
 }

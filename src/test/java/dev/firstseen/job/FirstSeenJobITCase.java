@@ -177,6 +177,9 @@ class FirstSeenJobITCase {
             JsonNode n = json.readTree(r.value());
             reasons.merge(n.get("reason").asText(), 1, Integer::sum);
             assertThat(n.get("source").get("topic").asText()).isEqualTo(in);
+            assertThat(n.get("source").get("timestamp").asLong())
+                    .as("Kafka timestamp of %s, at either stage", n.get("reason"))
+                    .isPositive();
         }
         Map<String, Integer> expectedReasons = new TreeMap<>();
         bad.values().forEach(reason -> expectedReasons.merge(reason, 1, Integer::sum));
