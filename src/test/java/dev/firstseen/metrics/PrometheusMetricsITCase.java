@@ -93,7 +93,12 @@ class PrometheusMetricsITCase {
             String scrape = "";
             while (System.nanoTime() < deadline) {
                 scrape = scrape();
-                if (sum(scrape, OP + "firstSeen") == 1_000 && names(scrape).containsAll(wanted)) {
+                // Counters reach their final values at different moments: wait for all of them.
+                if (sum(scrape, OP + "recordsIn") == 3_001
+                        && sum(scrape, OP + "firstSeen") == 1_000
+                        && sum(scrape, OP + "duplicates") == 2_000
+                        && sum(scrape, OP + "reason_deadLetters") == 1
+                        && names(scrape).containsAll(wanted)) {
                     break;
                 }
                 Thread.sleep(500);
@@ -104,7 +109,12 @@ class PrometheusMetricsITCase {
             assertThat(sum(scrape, OP + "duplicates")).isEqualTo(2_000);
             assertThat(sum(scrape, OP + "reason_deadLetters")).isEqualTo(1);
         } finally {
+            // Wait until the job has really ended: the broker stops after this test, and sinks
+            // still aborting their transactions would wait 60 s for it and fail the TaskManager.
             job.cancel().get();
+            while (!job.getJobStatus().get().isTerminalState()) {
+                Thread.sleep(100);
+            }
         }
     }
 
