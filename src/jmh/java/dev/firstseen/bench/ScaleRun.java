@@ -27,6 +27,7 @@ import javax.imageio.ImageIO;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -53,8 +54,10 @@ import org.apache.flink.util.ParameterTool;
  * neighbouring pages) and half the time any earlier one (the hard case: L1 misses, the Bloom filter
  * says "maybe", RocksDB is read). URLs spread over 20,000 domains.
  *
- * <p>Run: {@code scripts/scale [--distinct 50000000] [--parallelism 2] [--out
- * target/scale.png]}. A documented long run, not part of CI.
+ * <p>Run: {@code scripts/scale [--distinct 50000000] [--parallelism 2] [--job firstseen|naive]
+ * [--out target/scale.png]}; {@code --job naive} runs the end-to-end harness's naive baseline
+ * (a {@code ValueState<Boolean>} per canonical URL) on the same stream. A documented long run, not
+ * part of CI.
  */
 public final class ScaleRun {
     static final AtomicLong IN = new AtomicLong();
@@ -76,13 +79,17 @@ public final class ScaleRun {
         long distinct = p.getLong("distinct", 50_000_000L);
         int parallelism = p.getInt("parallelism", 2);
         int sampleSeconds = p.getInt("sample", 10);
+        String job = p.get("job", "firstseen");
+        if (!job.equals("firstseen") && !job.equals("naive")) {
+            throw new IllegalArgumentException("--job is firstseen or naive, not " + job);
+        }
         Path work = Path.of(p.get("work", "target/scale-work")).toAbsolutePath();
         Path png = Path.of(p.get("out", "target/scale.png")).toAbsolutePath();
         deleteTree(work);
         Files.createDirectories(work.resolve("tmp"));
         Files.createDirectories(work.resolve("rocksdb"));
         Files.createDirectories(work.resolve("checkpoints"));
-        List<Sample> samples = run(distinct, parallelism, sampleSeconds, work, System.out);
+        List<Sample> samples = run(job, distinct, parallelism, sampleSeconds, work, System.out);
         draw(samples, png);
         System.out.println("plot: " + png);
         deleteTree(work);
@@ -90,7 +97,12 @@ public final class ScaleRun {
     }
 
     static List<Sample> run(
-            long distinct, int parallelism, int sampleSeconds, Path work, PrintStream out)
+            String job,
+            long distinct,
+            int parallelism,
+            int sampleSeconds,
+            Path work,
+            PrintStream out)
             throws Exception {
         long records = distinct * 2;
         Configuration cluster = new Configuration();
@@ -124,13 +136,22 @@ public final class ScaleRun {
                     env.fromSequence(0, records - 1)
                             .map(new Generate())
                             .returns(TypeInformation.of(RawRecord.class));
-            FirstSeenJob.Outputs outputs = FirstSeenJob.pipeline(settings, input);
-            outputs.frontier().sinkTo(new CountingSink<FrontierRecord>(true));
-            outputs.deadLetters().sinkTo(new CountingSink<DeadLetter>(false));
+            if (job.equals("naive")) {
+                // The baseline of the end-to-end harness: canonical URL as the key, a
+                // ValueState<Boolean> per URL in RocksDB.
+                input.flatMap(new EndToEndHarness.DecodeCanonical(settings), Types.STRING)
+                        .keyBy(c -> c, Types.STRING)
+                        .process(new EndToEndHarness.NaiveDedup(), Types.STRING)
+                        .sinkTo(new CountingSink<String>(true));
+            } else {
+                FirstSeenJob.Outputs outputs = FirstSeenJob.pipeline(settings, input);
+                outputs.frontier().sinkTo(new CountingSink<FrontierRecord>(true));
+                outputs.deadLetters().sinkTo(new CountingSink<DeadLetter>(false));
+            }
             IN.set(0);
             FIRST_SEEN.set(0);
             long start = System.nanoTime();
-            JobClient job = env.executeAsync("FirstSeen scale run");
+            JobClient client = env.executeAsync("scale run: " + job);
             out.printf(
                     Locale.ROOT,
                     "%8s %14s %14s %12s %14s %14s%n",
@@ -142,7 +163,7 @@ public final class ScaleRun {
                     "checkpoints");
             long lastIn = 0;
             long lastT = start;
-            while (!job.getJobStatus().get().isTerminalState()) {
+            while (!client.getJobStatus().get().isTerminalState()) {
                 Thread.sleep(sampleSeconds * 1000L);
                 long now = System.nanoTime();
                 long in = IN.get();
@@ -170,7 +191,7 @@ public final class ScaleRun {
                         s.rocksDb(),
                         s.chk());
             }
-            JobExecutionResult result = job.getJobExecutionResult().get();
+            JobExecutionResult result = client.getJobExecutionResult().get();
             double seconds = (System.nanoTime() - start) / 1e9;
             out.printf(
                     Locale.ROOT,
