@@ -152,16 +152,8 @@ public final class EndToEndHarness {
         flink.before();
         try {
             String input = kafka.freshTopic("bench-in", parallelism);
-            CrawlStream stream = new CrawlStream(seed, 2000, 0.01);
             long t0 = System.nanoTime();
-            List<byte[]> batch = new ArrayList<>(100_000);
-            for (long i = 0; i < records; i++) {
-                batch.add(stream.next());
-                if (batch.size() == 100_000 || i == records - 1) {
-                    kafka.produce(input, batch);
-                    batch.clear();
-                }
-            }
+            CrawlStream stream = load(kafka, input, seed, records);
             log.printf(
                     Locale.ROOT,
                     "loaded %,d records in %.1f s: %,d distinct URLs, %,d bad%n",
@@ -173,12 +165,7 @@ public final class EndToEndHarness {
             // runs first (exact measured 78 k/s run first and 142 k/s run fourth on the same
             // input): every job first runs unmeasured on a smaller input of its own.
             String warm = kafka.freshTopic("bench-warmup", parallelism);
-            CrawlStream warmStream = new CrawlStream(seed + 1, 2000, 0.01);
-            List<byte[]> warmBatch = new ArrayList<>();
-            for (int i = 0; i < warmupRecords; i++) {
-                warmBatch.add(warmStream.next());
-            }
-            kafka.produce(warm, warmBatch);
+            CrawlStream warmStream = load(kafka, warm, seed + 1, warmupRecords);
             for (String job : jobs) {
                 Result w = runJob(job.trim(), kafka, flink, warm, warmStream.distinct());
                 log.printf(
@@ -206,6 +193,20 @@ public final class EndToEndHarness {
             flink.after();
             kafka.afterAll(null);
         }
+    }
+
+    /** Produces {@code count} records of a seeded crawl stream to {@code topic}; returns it. */
+    private static CrawlStream load(KafkaBroker kafka, String topic, long seed, long count) {
+        CrawlStream stream = new CrawlStream(seed, 2000, 0.01);
+        List<byte[]> batch = new ArrayList<>(100_000);
+        for (long i = 0; i < count; i++) {
+            batch.add(stream.next());
+            if (batch.size() == 100_000 || i == count - 1) {
+                kafka.produce(topic, batch);
+                batch.clear();
+            }
+        }
+        return stream;
     }
 
     /** A job environment on {@code flink} with the job's defaults over {@code conf}. */

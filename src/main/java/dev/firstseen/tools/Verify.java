@@ -10,10 +10,8 @@ import dev.firstseen.job.FirstSeenJob;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -22,8 +20,6 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 
 /**
  * The exactly-once oracle of the fault tests. It derives what the frontier and the dead-letter
@@ -111,11 +107,11 @@ public final class Verify {
         Set<String> expected = new HashSet<>();
         Set<Long> expectedDead = new HashSet<>();
         long[] inputRecords = new long[1];
-        for (String topic : s.inputTopics()) {
-            int topicIndex = s.inputTopics().indexOf(topic);
+        for (int i = 0; i < s.inputTopics().size(); i++) {
+            int topicIndex = i;
             readAll(
                     s.bootstrapServers(),
-                    topic,
+                    s.inputTopics().get(i),
                     r -> {
                         inputRecords[0]++;
                         MessageDecoder.Decoded d = decoder.decode(r.value());
@@ -133,8 +129,8 @@ public final class Verify {
         long[] frontierRecords = new long[1];
         long[] deadRecords = new long[1];
         long deadline = System.nanoTime() + wait.toNanos();
-        try (Tail f = new Tail(s.bootstrapServers(), s.frontierTopic());
-                Tail d = new Tail(s.bootstrapServers(), s.deadLetterTopic())) {
+        try (TopicReader f = new TopicReader(s.bootstrapServers(), s.frontierTopic());
+                TopicReader d = new TopicReader(s.bootstrapServers(), s.deadLetterTopic())) {
             while (true) {
                 f.drain(
                         r -> {
@@ -240,7 +236,7 @@ public final class Verify {
 
     private static void readAll(
             String bootstrap, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
-        try (Tail t = new Tail(bootstrap, topic)) {
+        try (TopicReader t = new TopicReader(bootstrap, topic)) {
             t.drain(each);
         }
     }
@@ -251,45 +247,6 @@ public final class Verify {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    /**
-     * Reads a topic from the beginning with read_committed, up to its end offsets at each drain.
-     */
-    private static final class Tail implements AutoCloseable {
-        private final KafkaConsumer<byte[], byte[]> consumer;
-        private final List<TopicPartition> parts = new ArrayList<>();
-
-        Tail(String bootstrap, String topic) {
-            consumer = Dump.consumer(bootstrap);
-            consumer.partitionsFor(topic)
-                    .forEach(p -> parts.add(new TopicPartition(topic, p.partition())));
-            consumer.assign(parts);
-            consumer.seekToBeginning(parts);
-        }
-
-        void drain(Consumer<ConsumerRecord<byte[], byte[]>> each) {
-            Map<TopicPartition, Long> end = consumer.endOffsets(parts);
-            while (!caughtUp(end)) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    each.accept(r);
-                }
-            }
-        }
-
-        private boolean caughtUp(Map<TopicPartition, Long> end) {
-            for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
-                if (consumer.position(e.getKey()) < e.getValue()) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        @Override
-        public void close() {
-            consumer.close();
         }
     }
 }
