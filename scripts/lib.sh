@@ -32,7 +32,8 @@ job_cp() {
   printf '%s:%s' "$ROOT/target/classes" "$(cat "$ROOT/target/classpath.txt")"
 }
 
+# run_tool MAIN ARGS...: a dev.firstseen.tools class; heap $TOOL_HEAP (default 512m).
 run_tool() {
   local main="$1"; shift
-  java -Xmx512m -cp "$(job_cp)" "dev.firstseen.tools.$main" "$@"
+  java "-Xmx${TOOL_HEAP:-512m}" -cp "$(job_cp)" "dev.firstseen.tools.$main" "$@"
 }
