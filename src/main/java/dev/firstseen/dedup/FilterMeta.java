@@ -21,11 +21,32 @@ public final class FilterMeta {
         this.layers = layers;
     }
 
-    /** A new filter with its first layer. */
+    /** A new scalable filter (approximate mode): its first layer at half the target rate. */
     public static FilterMeta create(long initialCapacity, double targetFpp) {
         List<BloomLayer> layers = new ArrayList<>(2);
         layers.add(BloomLayer.sized(initialCapacity, BloomMath.layerFpp(targetFpp, 0)));
         return new FilterMeta(BlockedBloom.STRATEGY, initialCapacity, targetFpp, layers);
+    }
+
+    /**
+     * A new single-layer filter (exact mode): its one layer at the full target rate, because it is
+     * rebuilt rather than extended when full (see {@link BloomMath}).
+     */
+    public static FilterMeta createSingle(long initialCapacity, double targetFpp) {
+        List<BloomLayer> layers = new ArrayList<>(1);
+        layers.add(BloomLayer.sized(initialCapacity, targetFpp));
+        return new FilterMeta(BlockedBloom.STRATEGY, initialCapacity, targetFpp, layers);
+    }
+
+    /** Replaces every layer with {@code layer}, which becomes layer 0. */
+    void replaceLayers(BloomLayer layer) {
+        layers.clear();
+        layers.add(layer);
+    }
+
+    /** True if the newest layer holds as many items as it was sized for. */
+    public boolean isFull() {
+        return layers.get(layers.size() - 1).isFull();
     }
 
     public int layerCount() {

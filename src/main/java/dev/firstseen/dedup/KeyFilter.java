@@ -66,6 +66,31 @@ final class KeyFilter {
         return grew;
     }
 
+    /**
+     * Replaces every layer with {@code layer} and fills it with {@code fps}: exact mode's growth.
+     * The caller has removed this key's pages from state, so nothing is loaded; every page that
+     * gets a bit is dirty, as is the metadata. Returns the number of fingerprints inserted.
+     */
+    long rebuild(BloomLayer layer, Iterable<Fingerprint> fps) throws Exception {
+        meta.replaceLayers(layer);
+        pages = new byte[1][][];
+        dirty = new BitSet[1];
+        dirtyPages = 0;
+        bytes = 0;
+        loadedPages = 0;
+        PageLoader nothingStored = id -> null;
+        long[] noLoads = new long[1];
+        long n = 0;
+        for (Fingerprint fp : fps) {
+            byte[] p = pageForWrite(0, BlockedBloom.page(fp, 0, layer), nothingStored, noLoads);
+            BlockedBloom.put(fp, 0, layer, p);
+            n++;
+        }
+        layer.count = n;
+        metaDirty = true;
+        return n;
+    }
+
     /** The page for reading; {@link #ABSENT} if it holds no bits. */
     byte[] page(int layer, int index, PageLoader loader, long[] loads) throws Exception {
         byte[][] layerPages = layerPages(layer);

@@ -26,6 +26,8 @@ public final class FirstSeenMetrics {
     public static final String FALSE_POSITIVES_CAUGHT = "falsePositivesCaught";
     public static final String PAGES_FLUSHED = "pagesFlushed";
     public static final String PAGES_LOADED = "pagesLoaded";
+    public static final String FILTER_REBUILDS = "filterRebuilds";
+    public static final String FILTER_REBUILD_READS = "filterRebuildReads";
 
     /** Accumulator only: heap held by the Bloom page cache when a bounded run finished. */
     public static final String FILTER_BYTES_AT_END = "filterBytesAtEnd";

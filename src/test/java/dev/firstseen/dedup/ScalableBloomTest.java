@@ -2,6 +2,8 @@ package dev.firstseen.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -52,6 +54,58 @@ class ScalableBloomTest {
         assertThat(f.meta.layer(3).capacity).isEqualTo(640);
         assertThat(f.meta.layer(3).count()).isEqualTo(1);
         assertThat(f.meta.layer(0).isFull()).isTrue();
+    }
+
+    /**
+     * Exact mode's rebuild turns any filter, here a four-layer one as an older version grew it,
+     * into one layer at the full rate holding exactly the fingerprints it is given, all pages
+     * dirty.
+     */
+    @Test
+    void rebuildReplacesEveryLayerWithOneHoldingTheGivenFingerprints() throws Exception {
+        KeyFilter f = new KeyFilter("k", FilterMeta.create(10, 0.01), true);
+        long[] loads = new long[1];
+        List<Fingerprint> all = new ArrayList<>();
+        for (int i = 0; i < 211; i++) {
+            Fingerprint fp = Fingerprint.of("u" + i);
+            all.add(fp);
+            f.insert(fp, EMPTY_STATE, loads);
+        }
+        assertThat(f.meta.layerCount()).isEqualTo(4);
+        f.drainDirty((id, page) -> {});
+
+        long capacity = BloomMath.rebuildCapacity(10, 211);
+        assertThat(capacity).isEqualTo(640);
+        BloomLayer layer = BloomLayer.sized(capacity, 0.01);
+        assertThat(f.rebuild(layer, all)).isEqualTo(211);
+        assertThat(f.meta.layerCount()).isEqualTo(1);
+        assertThat(f.meta.layer(0)).isSameAs(layer);
+        assertThat(f.meta.count()).isEqualTo(211);
+        assertThat(f.metaDirty).isTrue();
+        assertThat(f.dirtyPages()).isEqualTo(layer.pages).isEqualTo(f.loadedPages());
+        for (Fingerprint fp : all) {
+            assertThat(f.mightContain(fp, EMPTY_STATE, loads)).isTrue();
+        }
+        int fps = 0;
+        for (int i = 0; i < 100_000; i++) {
+            if (f.mightContain(Fingerprint.of("v" + i), EMPTY_STATE, loads)) {
+                fps++;
+            }
+        }
+        // A third full: far below the layer's 1% at capacity.
+        assertThat(fps / 100_000.0).isLessThan(0.01);
+        List<Integer> ids = new ArrayList<>();
+        f.drainDirty((id, page) -> ids.add(id));
+        assertThat(ids).allMatch(id -> id >>> 24 == 0).hasSize(layer.pages);
+    }
+
+    @Test
+    void rebuildCapacityDoublesAFullFilterOnTheInitialLadder() {
+        assertThat(BloomMath.rebuildCapacity(16, 16)).isEqualTo(32);
+        assertThat(BloomMath.rebuildCapacity(16, 32)).isEqualTo(64);
+        assertThat(BloomMath.rebuildCapacity(16, 33)).isEqualTo(128);
+        assertThat(BloomMath.rebuildCapacity(16, 0)).isEqualTo(16);
+        assertThat(BloomMath.rebuildCapacity(128, 1_000_000)).isEqualTo(128L << 14);
     }
 
     @Test
