@@ -1,6 +1,7 @@
 package dev.firstseen.dedup;
 
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Geometry and fill of one layer of a key's scalable Bloom filter. The bits themselves live in
@@ -47,6 +48,25 @@ public final class BloomLayer {
      * most 16 blocks (1 KiB); the k that minimizes the blocked rate for that m.
      */
     public static BloomLayer sized(long capacity, double fpp) {
+        // Sizing solves the blocked model numerically (tens of microseconds); exact mode sizes a
+        // layer at every rebuild, on a short ladder of capacities, so the answers are kept.
+        SizeKey k = new SizeKey(capacity, fpp);
+        BloomLayer known = SIZED.get(k);
+        if (known == null) {
+            known = compute(capacity, fpp);
+            if (SIZED.size() < MAX_SIZED) {
+                SIZED.putIfAbsent(k, known);
+            }
+        }
+        return known.copy();
+    }
+
+    private record SizeKey(long capacity, double fpp) {}
+
+    private static final int MAX_SIZED = 4096;
+    private static final ConcurrentHashMap<SizeKey, BloomLayer> SIZED = new ConcurrentHashMap<>();
+
+    private static BloomLayer compute(long capacity, double fpp) {
         long bits = BloomMath.blockedBits(capacity, fpp, BLOCK_BITS);
         long blocks = (bits + BLOCK_BITS - 1) / BLOCK_BITS;
         long pages = (blocks + MAX_BLOCKS_PER_PAGE - 1) / MAX_BLOCKS_PER_PAGE;

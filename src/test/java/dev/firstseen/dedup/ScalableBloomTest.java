@@ -99,6 +99,19 @@ class ScalableBloomTest {
         assertThat(ids).allMatch(id -> id >>> 24 == 0).hasSize(layer.pages);
     }
 
+    /** Sizing answers are kept; each caller still gets its own layer to count into. */
+    @Test
+    void sizedLayersAreIndependentCopies() {
+        BloomLayer a = BloomLayer.sized(4096, 0.01);
+        BloomLayer b = BloomLayer.sized(4096, 0.01);
+        assertThat(b).isNotSameAs(a);
+        assertThat(b.toString()).isEqualTo(a.toString());
+        a.count = 7;
+        assertThat(b.count()).isZero();
+        assertThat(BloomLayer.sized(4096, 0.01).count()).isZero();
+        assertThat(BloomLayer.sized(4096, 0.001).hashes).isGreaterThan(a.hashes);
+    }
+
     @Test
     void rebuildCapacityDoublesAFullFilterOnTheInitialLadder() {
         assertThat(BloomMath.rebuildCapacity(16, 16)).isEqualTo(32);

@@ -67,9 +67,17 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
     /** Creates a topic with a unique name starting with {@code prefix}. */
     public String freshTopic(String prefix, int partitions) throws Exception {
+        return freshTopic(prefix, partitions, Map.of());
+    }
+
+    /** Creates a topic with a unique name starting with {@code prefix} and topic configs. */
+    public String freshTopic(String prefix, int partitions, Map<String, String> configs)
+            throws Exception {
         String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
+                    .all()
+                    .get();
         }
         return name;
     }
