@@ -637,7 +637,8 @@ public final class EndToEndHarness {
                     Locale.ROOT,
                     "%s: L1 answered %.1f%% of records, L2 'definitely new' %.1f%%, L3 reads %,d"
                             + " (%.3f per record); reads for first-seen URLs (caught false"
-                            + " positives) %,d = %.4f per first-seen URL%n",
+                            + " positives) %,d = %.4f per first-seen URL; %,d filter rebuilds"
+                            + " read %,d exact-store entries%n",
                     fs,
                     100.0 * get(a, FirstSeenMetrics.L1_HITS) / in,
                     100.0 * get(a, FirstSeenMetrics.L2_DEFINITELY_NEW) / in,
@@ -646,7 +647,9 @@ public final class EndToEndHarness {
                     get(a, FirstSeenMetrics.FALSE_POSITIVES_CAUGHT),
                     first == 0
                             ? 0.0
-                            : (double) get(a, FirstSeenMetrics.FALSE_POSITIVES_CAUGHT) / first);
+                            : (double) get(a, FirstSeenMetrics.FALSE_POSITIVES_CAUGHT) / first,
+                    get(a, FirstSeenMetrics.FILTER_REBUILDS),
+                    get(a, FirstSeenMetrics.FILTER_REBUILD_READS));
         }
     }
 
