@@ -69,7 +69,11 @@ class DedupOperatorTest {
                         MAX_PARALLELISM,
                         parallelism,
                         subtask);
-        h.setStateBackend(new EmbeddedRocksDBStateBackend());
+        // The mock environment's 3 MB of managed memory would flush RocksDB's memtable every few
+        // hundred writes; a fixed budget keeps these tests about the operator, not compaction.
+        EmbeddedRocksDBStateBackend backend = new EmbeddedRocksDBStateBackend();
+        backend.getMemoryConfiguration().setFixedMemoryPerSlot("64mb");
+        h.setStateBackend(backend);
         open.add(h);
         h.setup();
         if (restore != null) {
