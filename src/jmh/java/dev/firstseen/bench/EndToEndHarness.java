@@ -643,15 +643,22 @@ public final class EndToEndHarness {
             long first = get(a, FirstSeenMetrics.FIRST_SEEN);
             long in = get(a, FirstSeenMetrics.RECORDS_IN);
             long filterBytes = get(a, FirstSeenMetrics.FILTER_BYTES_AT_END);
+            long pageBytes = get(a, FirstSeenMetrics.FILTER_PAGE_BYTES_AT_END);
+            long keys = get(a, FirstSeenMetrics.FILTER_KEYS_AT_END);
             log.printf(
                     Locale.ROOT,
-                    "%s: Bloom page cache %,d bytes = %.2f bytes per first-seen URL; largest"
+                    "%s: Bloom page cache %,d bytes = %.2f bytes per first-seen URL (pages %.2f,"
+                            + " per-key bookkeeping %.2f: %,d keys, %,.0f bytes each); largest"
                             + " checkpoint %,d bytes = %.1f bytes per first-seen URL%n",
                     fs,
                     filterBytes,
-                    first == 0 ? 0.0 : (double) filterBytes / first,
+                    perUrl(filterBytes, first),
+                    perUrl(pageBytes, first),
+                    perUrl(filterBytes - pageBytes, first),
+                    keys,
+                    keys == 0 ? 0.0 : (double) (filterBytes - pageBytes) / keys,
                     f.stateBytes(),
-                    first == 0 ? 0.0 : (double) f.stateBytes() / first);
+                    perUrl(f.stateBytes(), first));
             log.printf(
                     Locale.ROOT,
                     "%s: L1 answered %.1f%% of records, L2 'definitely new' %.1f%%, L3 reads %,d"
@@ -670,6 +677,10 @@ public final class EndToEndHarness {
                     get(a, FirstSeenMetrics.FILTER_REBUILDS),
                     get(a, FirstSeenMetrics.FILTER_REBUILD_READS));
         }
+    }
+
+    private static double perUrl(long bytes, long urls) {
+        return urls == 0 ? 0.0 : (double) bytes / urls;
     }
 
     private static long get(Map<String, Object> acc, String name) {

@@ -43,17 +43,26 @@ public final class BloomLayer {
     }
 
     /**
-     * A layer for {@code capacity} items at rate {@code fpp}: m bits from {@link
+     * A layer for {@code capacity} items at rate {@code fpp} when full: m bits from {@link
      * BloomMath#blockedBits}, rounded up to whole 512-bit blocks spread evenly over pages of at
      * most 16 blocks (1 KiB); the k that minimizes the blocked rate for that m.
      */
     public static BloomLayer sized(long capacity, double fpp) {
-        // Sizing solves the blocked model numerically (tens of microseconds); exact mode sizes a
+        return sized(capacity, fpp, 1.0);
+    }
+
+    /**
+     * A layer whose mean rate meets {@code fpp} while it fills from {@code fromFill · capacity} to
+     * {@code capacity} items ({@link BloomMath#blocksForMeanRate}); blocks and pages as {@link
+     * #sized(long, double)}. {@code fromFill} 1 is {@link #sized(long, double)}.
+     */
+    public static BloomLayer sized(long capacity, double fpp, double fromFill) {
+        // Sizing solves the blocked model numerically (up to milliseconds); exact mode sizes a
         // layer at every rebuild, on a short ladder of capacities, so the answers are kept.
-        SizeKey k = new SizeKey(capacity, fpp);
+        SizeKey k = new SizeKey(capacity, fpp, fromFill);
         BloomLayer known = SIZED.get(k);
         if (known == null) {
-            known = compute(capacity, fpp);
+            known = compute(capacity, fpp, fromFill);
             if (SIZED.size() < MAX_SIZED) {
                 SIZED.putIfAbsent(k, known);
             }
@@ -61,14 +70,13 @@ public final class BloomLayer {
         return known.copy();
     }
 
-    private record SizeKey(long capacity, double fpp) {}
+    private record SizeKey(long capacity, double fpp, double fromFill) {}
 
     private static final int MAX_SIZED = 4096;
     private static final ConcurrentHashMap<SizeKey, BloomLayer> SIZED = new ConcurrentHashMap<>();
 
-    private static BloomLayer compute(long capacity, double fpp) {
-        long bits = BloomMath.blockedBits(capacity, fpp, BLOCK_BITS);
-        long blocks = (bits + BLOCK_BITS - 1) / BLOCK_BITS;
+    private static BloomLayer compute(long capacity, double fpp, double fromFill) {
+        long blocks = BloomMath.blocksForMeanRate(capacity, fpp, fromFill, BLOCK_BITS);
         long pages = (blocks + MAX_BLOCKS_PER_PAGE - 1) / MAX_BLOCKS_PER_PAGE;
         // Spread the blocks evenly: 22 blocks make 2 pages of 11, not 2 of 16.
         int perPage = (int) ((blocks + pages - 1) / pages);
@@ -82,7 +90,8 @@ public final class BloomLayer {
                             pages,
                             MAX_PAGES));
         }
-        int hashes = BloomMath.blockedHashes(capacity, blocks * BLOCK_BITS, BLOCK_BITS);
+        int hashes =
+                BloomMath.meanBlockedHashes(capacity, fromFill, blocks * BLOCK_BITS, BLOCK_BITS);
         return new BloomLayer((int) pages, perPage, hashes, capacity, 0);
     }
 

@@ -22,10 +22,14 @@ package dev.firstseen.dedup;
  * else to rebuild it from.
  *
  * <p>Exact mode grows a filter by rebuilding it instead: when its one layer is full, a layer for
- * {@link #REBUILD_GROWTH} times the key's URL count is filled again from the key's exact store. One
- * layer at the full rate p, never less than half full, costs 1.25 to 2.5 bytes per URL at 1%; the
- * scalable chain above costs about twice that, because its later layers run at p/4, p/8, … and its
- * newest layer is on average half empty (see {@code docs/} and the README's State size).
+ * {@link #REBUILD_GROWTH} times the key's URL count is filled again from the key's exact store. In
+ * exact mode p is the share of new URLs that cost a RocksDB read, so such a layer is sized for its
+ * <em>mean</em> rate over the fills it lives through, half full to full ({@link
+ * #blocksForMeanRate}), not for its rate when full: at p = 1% that is 0.98 instead of 1.25 bytes
+ * per URL of capacity, and the rate reaches about 2.6% just before the next rebuild. With the
+ * filter between half full and full that comes to about 1.36 bytes per URL; the scalable chain
+ * above costs more, because its later layers run at p/4, p/8, … and its newest layer is on average
+ * half empty (see {@code docs/} and the README's State size).
  */
 public final class BloomMath {
     private BloomMath() {}
@@ -38,6 +42,14 @@ public final class BloomMath {
 
     /** A rebuilt layer holds this many times the URLs it is rebuilt with. */
     public static final int REBUILD_GROWTH = 2;
+
+    /**
+     * Exact-mode layers are sized for their mean rate from this fill on (see the class comment).
+     */
+    public static final double EXACT_FROM_FILL = 1.0 / REBUILD_GROWTH;
+
+    /** Fills at which {@link #meanBlockedFpp} evaluates the rate (midpoints of equal steps). */
+    private static final int MEAN_POINTS = 16;
 
     public static long optimalBits(long n, double p) {
         checkArgs(n, p);
@@ -53,7 +65,11 @@ public final class BloomMath {
      * of a block with i items with the classic rate of a B-bit filter holding i items.
      */
     public static double blockedFpp(long n, long m, int k, int blockBits) {
-        double lambda = (double) n * blockBits / m;
+        return blockedFpp((double) n, m, k, blockBits);
+    }
+
+    private static double blockedFpp(double n, long m, int k, int blockBits) {
+        double lambda = n * blockBits / m;
         int max = (int) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 30);
         double logPmf = -lambda; // log Pois(0)
         double sum = 0;
@@ -79,6 +95,72 @@ public final class BloomMath {
             }
         }
         return best;
+    }
+
+    /**
+     * Mean rate of a blocked filter that new items meet while it fills from {@code fromFill · n} to
+     * {@code n} items: each insertion is preceded by one probe, so this is the share of new items
+     * that the filter calls "maybe" over that stretch. {@code fromFill} 1 is the rate when full.
+     */
+    public static double meanBlockedFpp(long n, double fromFill, long m, int k, int blockBits) {
+        if (fromFill >= 1) {
+            return blockedFpp(n, m, k, blockBits);
+        }
+        double sum = 0;
+        for (int i = 0; i < MEAN_POINTS; i++) {
+            double fill = fromFill + (1 - fromFill) * (i + 0.5) / MEAN_POINTS;
+            sum += blockedFpp(n * fill, m, k, blockBits);
+        }
+        return sum / MEAN_POINTS;
+    }
+
+    /** Hash count that minimizes {@link #meanBlockedFpp} for m bits. */
+    public static int meanBlockedHashes(long n, double fromFill, long m, int blockBits) {
+        if (fromFill >= 1) {
+            return blockedHashes(n, m, blockBits);
+        }
+        // The best k for the mean lies between the best k at the end and at the start of the fill.
+        int lo = Math.max(1, optimalHashes(n, m) - 1);
+        int hi = Math.min(64, optimalHashes(Math.max(1, (long) (n * fromFill)), m) + 1);
+        int best = lo;
+        double bestFpp = meanBlockedFpp(n, fromFill, m, lo, blockBits);
+        for (int k = lo + 1; k <= hi; k++) {
+            double f = meanBlockedFpp(n, fromFill, m, k, blockBits);
+            if (f < bestFpp) {
+                best = k;
+                bestFpp = f;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Fewest {@code blockBits}-bit blocks for which {@link #meanBlockedFpp} from {@code fromFill}
+     * to n items, with the best k, meets p. A bisection: the rate falls as blocks are added, and
+     * the blocks that meet p when full ({@link #blockedBits}) certainly meet it on average.
+     */
+    public static long blocksForMeanRate(long n, double p, double fromFill, int blockBits) {
+        checkArgs(n, p);
+        if (!(fromFill >= 0 && fromFill <= 1)) {
+            throw new IllegalArgumentException("fromFill must be in [0, 1], was " + fromFill);
+        }
+        long hi = (blockedBits(n, p, blockBits) + blockBits - 1) / blockBits;
+        if (fromFill == 1) {
+            return hi;
+        }
+        long lo = 0; // fails by convention: a filter has at least one block
+        while (hi - lo > 1) {
+            long mid = (lo + hi) >>> 1;
+            long m = mid * blockBits;
+            if (meanBlockedFpp(
+                            n, fromFill, m, meanBlockedHashes(n, fromFill, m, blockBits), blockBits)
+                    <= p) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return hi;
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
@@ -59,12 +60,12 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
      *      the same way). Writing under another key means setCurrentKey(K') and back.
      *  L3  MapState<Fingerprint, Long> ("seen"): the exact set, first-seen millis as value.
      *
-     * Growth. In exact mode a key's filter is one layer at the target rate; when it is full it is
-     * rebuilt for twice the key's URLs from L3 (one prefix scan of the key's entries; the old pages
-     * are deleted from state first, the new ones written at the next flush like any dirty page). This
-     * keeps the filter between half full and full at the target rate — about 2 bytes per URL at 1%
-     * instead of 4.8 for a scalable chain — and a probe touches one page. Rebuilding reads each URL
-     * about twice over the key's life. Approximate mode has no L3 to rebuild from and grows a scalable
+     * Growth. In exact mode a key's filter is one layer; when it is full it is rebuilt for twice
+     * the key's URLs from L3 (one prefix scan of the key's entries; the old pages are deleted from
+     * state first, the new ones written at the next flush like any dirty page). The filter stays
+     * between half full and full, sized so that its mean rate over that stretch is the target (a
+     * false positive here costs one read, not a lost URL), and a probe touches one page. Rebuilding
+     * reads each URL about twice over the key's life. Approximate mode has no L3 to rebuild from and grows a scalable
      * chain of layers (BloomMath), which keeps the compound rate under the target.
      *
      * A "definitely new" from L2 costs no RocksDB read: the URL is new, its fingerprint is
@@ -318,7 +319,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         BloomLayer layer =
                 BloomLayer.sized(
                         BloomMath.rebuildCapacity(f.meta.initialCapacity, before),
-                        f.meta.targetFpp);
+                        f.meta.targetFpp,
+                        BloomMath.EXACT_FROM_FILL);
         pages.clear(); // the current key is f's key: insert() runs for the record's own key
         long read = f.rebuild(layer, seen.keys());
         filterRebuilds.inc();
@@ -423,8 +425,18 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     @Override
     public void finish() throws Exception {
         flushAll();
-        LongCounter filterBytes = new LongCounter(cacheBytes);
-        getRuntimeContext().addAccumulator(FirstSeenMetrics.FILTER_BYTES_AT_END, filterBytes);
+        long pageBytes = 0;
+        long keys = 0;
+        if (cache != null) { // null if open() failed, e.g. on a refused restore
+            for (KeyFilter f : cache.values()) {
+                pageBytes += f.pageBytes();
+            }
+            keys = cache.size();
+        }
+        RuntimeContext ctx = getRuntimeContext();
+        ctx.addAccumulator(FirstSeenMetrics.FILTER_BYTES_AT_END, new LongCounter(cacheBytes));
+        ctx.addAccumulator(FirstSeenMetrics.FILTER_PAGE_BYTES_AT_END, new LongCounter(pageBytes));
+        ctx.addAccumulator(FirstSeenMetrics.FILTER_KEYS_AT_END, new LongCounter(keys));
         super.finish();
     }
 

@@ -29,12 +29,13 @@ public final class FilterMeta {
     }
 
     /**
-     * A new single-layer filter (exact mode): its one layer at the full target rate, because it is
-     * rebuilt rather than extended when full (see {@link BloomMath}).
+     * A new single-layer filter (exact mode): its one layer meets the target rate on average from
+     * half full to full, because it is rebuilt rather than extended when full (see {@link
+     * BloomMath}).
      */
     public static FilterMeta createSingle(long initialCapacity, double targetFpp) {
         List<BloomLayer> layers = new ArrayList<>(1);
-        layers.add(BloomLayer.sized(initialCapacity, targetFpp));
+        layers.add(BloomLayer.sized(initialCapacity, targetFpp, BloomMath.EXACT_FROM_FILL));
         return new FilterMeta(BlockedBloom.STRATEGY, initialCapacity, targetFpp, layers);
     }
 

@@ -194,6 +194,21 @@ final class KeyFilter {
         loadedPages = 0;
     }
 
+    /** Heap bytes of the loaded pages alone, without page tables and object overhead. */
+    long pageBytes() {
+        long n = 0;
+        for (byte[][] layer : pages) {
+            if (layer != null) {
+                for (byte[] p : layer) {
+                    if (p != null) {
+                        n += p.length;
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
     /** Approximate heap bytes held: loaded pages plus page tables. */
     long bytes() {
         return bytes + 128;

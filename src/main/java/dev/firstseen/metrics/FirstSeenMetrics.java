@@ -32,6 +32,15 @@ public final class FirstSeenMetrics {
     /** Accumulator only: heap held by the Bloom page cache when a bounded run finished. */
     public static final String FILTER_BYTES_AT_END = "filterBytesAtEnd";
 
+    /**
+     * Accumulator only: of {@link #FILTER_BYTES_AT_END}, the bytes of the Bloom pages themselves;
+     * the rest is per-key bookkeeping (page tables and an estimate of the objects per key).
+     */
+    public static final String FILTER_PAGE_BYTES_AT_END = "filterPageBytesAtEnd";
+
+    /** Accumulator only: keys whose filters were in the page cache when a bounded run finished. */
+    public static final String FILTER_KEYS_AT_END = "filterKeysAtEnd";
+
     /** Accumulator name of the dead-letter counter for one reason code and stage. */
     public static String deadLetterAccumulator(String reasonCode, String stage) {
         return DEAD_LETTERS + "." + reasonCode + "." + stage;

@@ -71,4 +71,42 @@ class BloomMathTest {
         assertThat(BloomMath.blockedFpp(n, m, 10, 1 << 20))
                 .isCloseTo(classic, within(classic * 0.05));
     }
+
+    /**
+     * Exact mode's sizing: a layer whose mean rate from half full to full is p needs about a fifth
+     * less than one that meets p when full, and its rate when full is what the README quotes.
+     */
+    @Test
+    void meanRateSizingFromHalfFull() {
+        long n = 100_000;
+        double p = 0.01;
+        long atFull = BloomMath.blocksForMeanRate(n, p, 1.0, 512);
+        long mean = BloomMath.blocksForMeanRate(n, p, BloomMath.EXACT_FROM_FILL, 512);
+        assertThat(atFull).isEqualTo((BloomMath.blockedBits(n, p, 512) + 511) / 512);
+        assertThat(mean * 64.0 / n).as("bytes per URL of capacity").isBetween(0.95, 1.0);
+        assertThat(atFull * 64.0 / n).isBetween(1.22, 1.28);
+        long m = mean * 512;
+        int k = BloomMath.meanBlockedHashes(n, 0.5, m, 512);
+        assertThat(BloomMath.meanBlockedFpp(n, 0.5, m, k, 512)).isLessThanOrEqualTo(p);
+        // One block fewer misses the target: the bisection found the fewest blocks.
+        long m1 = (mean - 1) * 512;
+        assertThat(
+                        BloomMath.meanBlockedFpp(
+                                n, 0.5, m1, BloomMath.meanBlockedHashes(n, 0.5, m1, 512), 512))
+                .isGreaterThan(p);
+        assertThat(BloomMath.blockedFpp(n, m, k, 512)).as("rate when full").isBetween(0.024, 0.027);
+        assertThat(BloomMath.blockedFpp(n / 2, m, k, 512)).as("rate half full").isLessThan(0.002);
+        // The mean of a sized-when-full layer is far under p: the memory this sizing saves.
+        long mf = atFull * 512;
+        assertThat(BloomMath.meanBlockedFpp(n, 0.5, mf, BloomMath.blockedHashes(n, mf, 512), 512))
+                .isLessThan(p / 2);
+    }
+
+    @Test
+    void meanRateSizingRejectsAFillOutsideZeroToOne() {
+        assertThatThrownBy(() -> BloomMath.blocksForMeanRate(100, 0.01, 1.5, 512))
+                .hasMessageContaining("fromFill");
+        assertThatThrownBy(() -> BloomMath.blocksForMeanRate(100, 0.01, -0.1, 512))
+                .hasMessageContaining("fromFill");
+    }
 }
