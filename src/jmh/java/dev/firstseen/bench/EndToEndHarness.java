@@ -642,21 +642,11 @@ public final class EndToEndHarness {
             Map<String, Object> a = f.accumulators();
             long first = get(a, FirstSeenMetrics.FIRST_SEEN);
             long in = get(a, FirstSeenMetrics.RECORDS_IN);
-            long filterBytes = get(a, FirstSeenMetrics.FILTER_BYTES_AT_END);
-            long pageBytes = get(a, FirstSeenMetrics.FILTER_PAGE_BYTES_AT_END);
-            long keys = get(a, FirstSeenMetrics.FILTER_KEYS_AT_END);
             log.printf(
                     Locale.ROOT,
-                    "%s: Bloom page cache %,d bytes = %.2f bytes per first-seen URL (pages %.2f,"
-                            + " per-key bookkeeping %.2f: %,d keys, %,.0f bytes each); largest"
-                            + " checkpoint %,d bytes = %.1f bytes per first-seen URL%n",
+                    "%s: %s; largest checkpoint %,d bytes = %.1f bytes per first-seen URL%n",
                     fs,
-                    filterBytes,
-                    perUrl(filterBytes, first),
-                    perUrl(pageBytes, first),
-                    perUrl(filterBytes - pageBytes, first),
-                    keys,
-                    keys == 0 ? 0.0 : (double) (filterBytes - pageBytes) / keys,
+                    filterHeap(a, first),
                     f.stateBytes(),
                     perUrl(f.stateBytes(), first));
             log.printf(
@@ -677,6 +667,26 @@ public final class EndToEndHarness {
                     get(a, FirstSeenMetrics.FILTER_REBUILDS),
                     get(a, FirstSeenMetrics.FILTER_REBUILD_READS));
         }
+    }
+
+    /**
+     * The Bloom page cache at the end of a bounded run, per first-seen URL: pages, and the per-key
+     * bookkeeping beside them (page tables and the per-key object estimate).
+     */
+    static String filterHeap(Map<String, Object> acc, long firstSeen) {
+        long filterBytes = get(acc, FirstSeenMetrics.FILTER_BYTES_AT_END);
+        long pageBytes = get(acc, FirstSeenMetrics.FILTER_PAGE_BYTES_AT_END);
+        long keys = get(acc, FirstSeenMetrics.FILTER_KEYS_AT_END);
+        return String.format(
+                Locale.ROOT,
+                "Bloom page cache %,d bytes = %.2f bytes per first-seen URL (pages %.2f, per-key"
+                        + " bookkeeping %.2f: %,d keys, %,.0f bytes each)",
+                filterBytes,
+                perUrl(filterBytes, firstSeen),
+                perUrl(pageBytes, firstSeen),
+                perUrl(filterBytes - pageBytes, firstSeen),
+                keys,
+                keys == 0 ? 0.0 : (double) (filterBytes - pageBytes) / keys);
     }
 
     private static double perUrl(long bytes, long urls) {

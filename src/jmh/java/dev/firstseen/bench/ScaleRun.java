@@ -238,6 +238,11 @@ public final class ScaleRun {
                     (Long)
                             result.getAllAccumulatorResults()
                                     .getOrDefault("falsePositivesCaught", 0L));
+            if (job.equals("firstseen")) {
+                out.println(
+                        EndToEndHarness.filterHeap(
+                                result.getAllAccumulatorResults(), FIRST_SEEN.get()));
+            }
             summarize(samples, distinct, out);
         } finally {
             flink.after();

@@ -186,17 +186,21 @@ public final class FirstSeenOptions {
                     .longType()
                     .defaultValue(128L)
                     .withDescription(
-                            "URLs the first Bloom layer of a key holds; each further layer holds"
-                                    + " 4x more. Applies to keys created from now on.");
+                            "URLs the first Bloom filter of a key holds. When it is full, exact"
+                                    + " mode rebuilds it for twice the key's URLs; approximate"
+                                    + " mode adds a layer for 4x more. Applies to keys created"
+                                    + " from now on.");
 
     public static final ConfigOption<Double> FALSE_POSITIVE_RATE =
             ConfigOptions.key("dedup.bloom.false-positive-rate")
                     .doubleType()
                     .defaultValue(0.01)
                     .withDescription(
-                            "Target Bloom false-positive rate per key, over all layers. Exact"
-                                    + " mode: share of new URLs that cost a RocksDB read."
-                                    + " Approximate mode: share of new URLs dropped.");
+                            "Target Bloom false-positive rate per key. Exact mode: share of"
+                                    + " new URLs that cost a RocksDB read, on average while a"
+                                    + " filter fills from half full to full. Approximate mode:"
+                                    + " compound rate over all layers, which bounds the share"
+                                    + " of new URLs dropped.");
 
     public static final ConfigOption<MemorySize> FILTER_CACHE_SIZE =
             ConfigOptions.key("dedup.bloom.cache-size")
