@@ -21,10 +21,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Bloom filter probe and insert: FirstSeen's blocked layer (all k bits in one 64-byte block of a
- * 1 KiB page) against Guava's BloomFilter in the same run, both sized for {@code n} items at
- * {@code fpp} and half full. Keys are 128-bit fingerprints pre-generated in {@code @Setup}; probes
- * mix present and absent keys 50/50.
+ * Bloom filter probe and insert: FirstSeen's blocked layer (all k bits in one 64-byte block of a 1
+ * KiB page) against Guava's BloomFilter in the same run, both sized for {@code n} items at {@code
+ * fpp} and half full. Keys are 128-bit fingerprints pre-generated in {@code @Setup}; probes mix
+ * present and absent keys 50/50.
  *
  * <p>Run: {@code scripts/jmh BloomBenchmark}
  */
@@ -33,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-XX:+UseParallelGC"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g", "-XX:+UseParallelGC"})
 public class BloomBenchmark {
     private static final int KEYS = 1 << 20;
     private static final int MASK = KEYS - 1;

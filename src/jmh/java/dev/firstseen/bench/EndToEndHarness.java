@@ -3,7 +3,6 @@ package dev.firstseen.bench;
 import dev.firstseen.canonical.Canonicalization;
 import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.config.FirstSeenSettings;
-import dev.firstseen.emit.KafkaOutput;
 import dev.firstseen.ingest.KafkaInput;
 import dev.firstseen.ingest.MessageDecoder;
 import dev.firstseen.ingest.RawRecord;
@@ -28,13 +27,11 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
-import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.record.TimestampType;
+import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -46,6 +43,8 @@ import org.apache.flink.table.functions.ScalarFunction;
 import org.apache.flink.test.util.MiniClusterWithClientResource;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.ParameterTool;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.record.TimestampType;
 
 /**
  * The end-to-end benchmark: one in-process KRaft broker and one Flink MiniCluster (RocksDB,
@@ -61,24 +60,23 @@ import org.apache.flink.util.ParameterTool;
  *   <li>exact, approximate: the FirstSeen pipeline in its two modes.
  * </ol>
  *
- * Output counts of the dedup jobs are checked against the generator's own distinct count. Every
- * job first runs unmeasured on a separate, smaller input ({@code --warmup-records}, 200,000 by default), so that JIT compilation of its own
- * code is not charged to whichever job runs first.
+ * Output counts of the dedup jobs are checked against the generator's own distinct count. Every job
+ * first runs unmeasured on a separate, smaller input ({@code --warmup-records}, 200,000 by
+ * default), so that JIT compilation of its own code is not charged to whichever job runs first.
  *
  * <p>Time is processing time, read from the broker: from the append of a job's first output record
- * to that of its last. The job's wall time is printed too but not used: it adds job deployment
- * and the final checkpoint and commit of a bounded exactly-once job (0.7–1.3 s here), which would
- * otherwise weigh on the short jobs more than on the long ones.
- * {@code --rounds N} runs every job N times in rotated order and reports each job's median;
- * {@code --warmup-rounds M} (1 by default) first runs every job M times on the same input,
- * unreported.
+ * to that of its last. The job's wall time is printed too but not used: it adds job deployment and
+ * the final checkpoint and commit of a bounded exactly-once job (0.7–1.3 s here), which would
+ * otherwise weigh on the short jobs more than on the long ones. {@code --rounds N} runs every job N
+ * times in rotated order and reports each job's median; {@code --warmup-rounds M} (1 by default)
+ * first runs every job M times on the same input, unreported.
  *
- * <p>Run: {@code scripts/bench [--records 2000000] [--warmup-records 200000] [--warmup-rounds 1] [--rounds 1] [--parallelism 2] [--jobs
- * passthrough,naive,sql,exact,approximate] [--firstseen.<job option> value]}
+ * <p>Run: {@code scripts/bench [--records 2000000] [--warmup-records 200000] [--warmup-rounds 1]
+ * [--rounds 1] [--parallelism 2] [--jobs passthrough,naive,sql,exact,approximate] [--firstseen.<job
+ * option> value]}
  */
 public final class EndToEndHarness {
 
-    /** One job's outcome. */
     /**
      * One job's outcome. {@code seconds} is the processing time: from the broker's append time of
      * the job's first output record to that of its last (the output topics use LogAppendTime).
@@ -138,12 +136,7 @@ public final class EndToEndHarness {
                         System.out);
         h.withRounds(p.getInt("rounds", 1));
         h.withWarmupRounds(p.getInt("warmup-rounds", 1));
-        p.toMap().forEach(
-                (k, v) -> {
-                    if (k.startsWith("firstseen.")) {
-                        h.withFirstSeenOption(k.substring("firstseen.".length()), v);
-                    }
-                });
+        firstSeenOptions(p).forEach(h::withFirstSeenOption);
         List<Result> results =
                 h.run(List.of(p.get("jobs", "passthrough,naive,sql,exact,approximate").split(",")));
         h.print(results);
@@ -172,6 +165,19 @@ public final class EndToEndHarness {
         }
         this.warmupRounds = n;
         return this;
+    }
+
+    /** The {@code --firstseen.<option> value} arguments, as option → value. */
+    static Map<String, String> firstSeenOptions(ParameterTool p) {
+        Map<String, String> options = new LinkedHashMap<>();
+        p.toMap()
+                .forEach(
+                        (k, v) -> {
+                            if (k.startsWith("firstseen.")) {
+                                options.put(k.substring("firstseen.".length()), v);
+                            }
+                        });
+        return options;
     }
 
     /**
@@ -496,7 +502,8 @@ public final class EndToEndHarness {
         if (r.value == null) {
             return "";
         }
-        String s = new String(r.value, 0, Math.min(r.value.length, 200), StandardCharsets.ISO_8859_1);
+        String s =
+                new String(r.value, 0, Math.min(r.value.length, 200), StandardCharsets.ISO_8859_1);
         int start = s.indexOf("://");
         if (start < 0) {
             return "";

@@ -34,7 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "-XX:+UseParallelGC"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx1g", "-XX:+UseParallelGC"})
 public class FingerprintBenchmark {
     private static final int SIZE = 1 << 16;
     private static final int MASK = SIZE - 1;

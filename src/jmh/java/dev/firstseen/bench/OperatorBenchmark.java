@@ -61,7 +61,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 3)
 @Measurement(iterations = 4, time = 3)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-XX:+UseParallelGC"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx2g", "-XX:+UseParallelGC"})
 public class OperatorBenchmark {
     private static final int SIZE = 1 << 18;
     private static final int BATCH = 1000;
@@ -139,7 +141,8 @@ public class OperatorBenchmark {
     }
 
     /** Whole per-key bitmap (1,000 URLs at 1%) deserialized and rewritten for every record. */
-    static final class BitmapInValueState extends KeyedProcessFunction<String, CanonicalUrl, String> {
+    static final class BitmapInValueState
+            extends KeyedProcessFunction<String, CanonicalUrl, String> {
         private static final long serialVersionUID = 1L;
         private static final BloomLayer GEOMETRY = BloomLayer.sized(1000, 0.01);
         private transient ValueState<byte[]> bitmap;

@@ -19,10 +19,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
@@ -42,8 +41,8 @@ import org.apache.flink.test.util.MiniClusterWithClientResource;
 import org.apache.flink.util.ParameterTool;
 
 /**
- * The scale run: how FirstSeen's throughput and state grow with the number of URLs it has seen.
- * The real pipeline (decode, canonicalize, key, dedup, exact mode unless told; RocksDB with incremental
+ * The scale run: how FirstSeen's throughput and state grow with the number of URLs it has seen. The
+ * real pipeline (decode, canonicalize, key, dedup, exact mode unless told; RocksDB with incremental
  * checkpoints) runs on a MiniCluster, fed by a generator instead of Kafka, because the question is
  * how the dedup cost changes as state grows to tens of millions of URLs; the Kafka cost per record
  * does not change with it, and loading 100 M records into a local broker first would need ~8 GB of
@@ -58,11 +57,10 @@ import org.apache.flink.util.ParameterTool;
  *
  * <p>Run: {@code scripts/scale [--distinct 50000000] [--parallelism 2] [--job firstseen|naive]
  * [--managed-memory 1g] [--firstseen.<job option> value] [--out target/scale.png]}, e.g. {@code
- * --firstseen.dedup.mode approximate}; {@code --managed-memory} is the TaskManager's managed
- * memory (RocksDB block cache and write buffers of all slots); {@code --job naive} runs the
- * end-to-end harness's naive baseline
- * (a {@code ValueState<Boolean>} per canonical URL) on the same stream. A documented long run, not
- * part of CI.
+ * --firstseen.dedup.mode approximate}; {@code --managed-memory} is the TaskManager's managed memory
+ * (RocksDB block cache and write buffers of all slots); {@code --job naive} runs the end-to-end
+ * harness's naive baseline (a {@code ValueState<Boolean>} per canonical URL) on the same stream. A
+ * documented long run, not part of CI.
  */
 public final class ScaleRun {
     static final AtomicLong IN = new AtomicLong();
@@ -89,14 +87,7 @@ public final class ScaleRun {
             throw new IllegalArgumentException("--job is firstseen or naive, not " + job);
         }
         String managed = p.get("managed-memory", "1g");
-        Map<String, String> options = new LinkedHashMap<>();
-        p.toMap()
-                .forEach(
-                        (k, v) -> {
-                            if (k.startsWith("firstseen.")) {
-                                options.put(k.substring("firstseen.".length()), v);
-                            }
-                        });
+        Map<String, String> options = EndToEndHarness.firstSeenOptions(p);
         Path work = Path.of(p.get("work", "target/scale-work")).toAbsolutePath();
         Path png = Path.of(p.get("out", "target/scale.png")).toAbsolutePath();
         deleteTree(work);
@@ -135,7 +126,8 @@ public final class ScaleRun {
         Configuration cluster = new Configuration();
         cluster.setString("state.backend.type", "rocksdb");
         cluster.setString("execution.checkpointing.incremental", "true");
-        cluster.setString("execution.checkpointing.dir", work.resolve("checkpoints").toUri().toString());
+        cluster.setString(
+                "execution.checkpointing.dir", work.resolve("checkpoints").toUri().toString());
         cluster.setString("io.tmp.dirs", work.resolve("tmp").toString());
         cluster.setString("state.backend.rocksdb.localdir", work.resolve("rocksdb").toString());
         cluster.setString("rest.bind-address", "127.0.0.1");
@@ -158,8 +150,7 @@ public final class ScaleRun {
             conf.setString("execution.checkpointing.interval", "10 s");
             firstseenOptions.forEach(conf::setString);
             FirstSeenSettings settings = FirstSeenSettings.from(conf);
-            StreamExecutionEnvironment env =
-                    EndToEndHarness.environment(flink, conf, parallelism);
+            StreamExecutionEnvironment env = EndToEndHarness.environment(flink, conf, parallelism);
             DataStream<RawRecord> input =
                     env.fromSequence(0, records - 1)
                             .map(new Generate())
@@ -231,7 +222,9 @@ public final class ScaleRun {
                     IN.get() / seconds,
                     FIRST_SEEN.get(),
                     distinct,
-                    countsHold(FIRST_SEEN.get(), distinct, firstseenOptions) ? "as expected" : "WRONG",
+                    countsHold(FIRST_SEEN.get(), distinct, firstseenOptions)
+                            ? "as expected"
+                            : "WRONG",
                     distinct - FIRST_SEEN.get(),
                     (distinct - FIRST_SEEN.get()) / (double) distinct,
                     (Long) result.getAllAccumulatorResults().getOrDefault("l3Reads", 0L),
@@ -310,7 +303,13 @@ public final class ScaleRun {
 
         static String urlOf(long url) {
             long domain = Long.remainderUnsigned(mix(url), DOMAINS);
-            return "https://www.site" + domain + ".com/section" + (url % 97) + "/page-" + url + ".html";
+            return "https://www.site"
+                    + domain
+                    + ".com/section"
+                    + (url % 97)
+                    + "/page-"
+                    + url
+                    + ".html";
         }
 
         private static long mix(long z) {
@@ -399,10 +398,26 @@ public final class ScaleRun {
             rocks.add(new double[] {m, (double) s.rocksDb() / s.urlsSeen()});
             chk.add(new double[] {m, (double) s.chk() / s.urlsSeen()});
         }
-        chart(g, 70, 40, w - 110, 260, "records/s (thousands) vs. URLs seen (millions)",
-                maxUrls / 1e6, List.of(rate), List.of(new Color(31, 119, 180)), List.of("records/s"));
-        chart(g, 70, 380, w - 110, 260, "state bytes per URL seen vs. URLs seen (millions)",
-                maxUrls / 1e6, List.of(rocks, chk),
+        chart(
+                g,
+                70,
+                40,
+                w - 110,
+                260,
+                "records/s (thousands) vs. URLs seen (millions)",
+                maxUrls / 1e6,
+                List.of(rate),
+                List.of(new Color(31, 119, 180)),
+                List.of("records/s"));
+        chart(
+                g,
+                70,
+                380,
+                w - 110,
+                260,
+                "state bytes per URL seen vs. URLs seen (millions)",
+                maxUrls / 1e6,
+                List.of(rocks, chk),
                 List.of(new Color(214, 39, 40), new Color(44, 160, 44)),
                 List.of("RocksDB working directory", "checkpoint directory"));
         g.dispose();

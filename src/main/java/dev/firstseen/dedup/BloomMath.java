@@ -25,9 +25,9 @@ package dev.firstseen.dedup;
  * {@link #REBUILD_GROWTH} times the key's URL count is filled again from the key's exact store. In
  * exact mode p is the share of new URLs that cost a RocksDB read, so such a layer is sized for its
  * <em>mean</em> rate over the fills it lives through, half full to full ({@link
- * #blocksForMeanRate}), not for its rate when full: at p = 1% that is 0.98 instead of 1.25 bytes
+ * #blocksForMeanRate}), not for its rate when full: at p = 1% that is 0.97 instead of 1.25 bytes
  * per URL of capacity, and the rate reaches about 2.6% just before the next rebuild. With the
- * filter between half full and full that comes to about 1.36 bytes per URL; the scalable chain
+ * filter between half full and full that comes to about 1.35 bytes per URL; the scalable chain
  * above costs more, because its later layers run at p/4, p/8, … and its newest layer is on average
  * half empty (see {@code docs/} and the README's State size).
  */

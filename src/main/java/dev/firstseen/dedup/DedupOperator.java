@@ -65,8 +65,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
      * state first, the new ones written at the next flush like any dirty page). The filter stays
      * between half full and full, sized so that its mean rate over that stretch is the target (a
      * false positive here costs one read, not a lost URL), and a probe touches one page. Rebuilding
-     * reads each URL about twice over the key's life. Approximate mode has no L3 to rebuild from and grows a scalable
-     * chain of layers (BloomMath), which keeps the compound rate under the target.
+     * reads each URL about twice over the key's life. Approximate mode has no L3 to rebuild from
+     * and grows a scalable chain of layers (BloomMath), which keeps the compound rate under the
+     * target.
      *
      * A "definitely new" from L2 costs no RocksDB read: the URL is new, its fingerprint is
      * written. Only a "maybe" reads L3. The Bloom filter is therefore never trusted for "seen"
