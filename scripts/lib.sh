@@ -13,23 +13,25 @@ need_java() {
   command -v mvn >/dev/null || { log "mvn (3.8.6+) is not on PATH"; exit 1; }
 }
 
-# Builds the job jar and the local classpath when a source, the pom or a script changed.
+# Builds the job jar, the tools (src/tools, compiled with the tests but not run) and the local
+# classpath when a source or the pom changed.
 ensure_build() {
   need_java
   local stamp="$ROOT/target/.firstseen-built"
   if [[ ! -f "$stamp" || ! -f "$ROOT/target/classpath.txt" ]] \
-     || [[ -n "$(find "$ROOT/src/main" "$ROOT/pom.xml" -newer "$stamp" -print -quit)" ]]; then
-    log "building FirstSeen (mvn package, tests skipped)..."
+     || [[ -n "$(find "$ROOT/src" "$ROOT/pom.xml" -newer "$stamp" -print -quit)" ]]; then
+    log "building FirstSeen (mvn package, tests compiled but not run)..."
     (cd "$ROOT" && "${MVN[@]}" package -DskipTests >&2 \
-      && "${MVN[@]}" dependency:build-classpath -Dmdep.includeScope=compile \
-           -Dmdep.outputFile=target/classpath.txt >&2)
+      && "${MVN[@]}" dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >&2)
     touch "$stamp"
   fi
 }
 
-# Classpath for running the job and tools locally: our classes, Flink (provided), Kafka clients.
+# Classpath for running the job and the tools locally: the job's classes, the tools' (they are
+# not in the job jar), Flink, Kafka and the test-scope libraries the tools use.
 job_cp() {
-  printf '%s:%s' "$ROOT/target/classes" "$(cat "$ROOT/target/classpath.txt")"
+  printf '%s:%s:%s' "$ROOT/target/classes" "$ROOT/target/test-classes" \
+    "$(cat "$ROOT/target/classpath.txt")"
 }
 
 # run_tool MAIN ARGS...: a dev.firstseen.tools class; heap $TOOL_HEAP (default 512m).

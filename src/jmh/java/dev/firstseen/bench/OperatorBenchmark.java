@@ -1,6 +1,5 @@
 package dev.firstseen.bench;
 
-import dev.firstseen.canonical.CanonicalUrl;
 import dev.firstseen.canonical.Canonicalization;
 import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.dedup.BlockedBloom;
@@ -13,10 +12,11 @@ import dev.firstseen.dedup.FingerprintSerializer;
 import dev.firstseen.ingest.MessageDecoder;
 import dev.firstseen.keying.KeyMode;
 import dev.firstseen.keying.PartitionKeyer;
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.SourcePosition;
 import dev.firstseen.tools.CrawlStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
@@ -89,7 +89,13 @@ public class OperatorBenchmark {
             }
             Canonicalization c = canon.canonicalize(d.url);
             if (c.isAccepted()) {
-                list.add(new CanonicalUrl(d.url, c.url(), keyer.keyOf(c), null, "in", 0, 0));
+                list.add(
+                        new CanonicalUrl(
+                                d.url,
+                                c.url(),
+                                keyer.keyOf(c),
+                                null,
+                                new SourcePosition("in", 0, 0, -1)));
             }
         }
         records = list.toArray(new CanonicalUrl[0]);
@@ -98,14 +104,11 @@ public class OperatorBenchmark {
             case "firstseen":
                 op =
                         new DedupOperator(
-                                new DedupConfig(
-                                        DedupMode.EXACT,
-                                        1000,
-                                        0.01,
-                                        64 << 20,
-                                        65536,
-                                        Map.of("canonical.profile", "bench"),
-                                        false));
+                                DedupConfig.builder()
+                                        .mode(DedupMode.EXACT)
+                                        .expectedUrlsPerKey(1000)
+                                        .guarded("canonical.profile", "bench")
+                                        .build());
                 break;
             case "bitmapValueState":
                 op = new KeyedProcessOperator<>(new BitmapInValueState());

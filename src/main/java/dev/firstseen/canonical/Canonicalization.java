@@ -1,6 +1,6 @@
 package dev.firstseen.canonical;
 
-import dev.firstseen.emit.DeadLetterReason;
+import dev.firstseen.record.DeadLetterReason;
 
 /**
  * The outcome of {@link Canonicalizer#canonicalize}: either a canonical URL with its host, or a

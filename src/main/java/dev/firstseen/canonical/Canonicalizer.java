@@ -1,6 +1,6 @@
 package dev.firstseen.canonical;
 
-import dev.firstseen.emit.DeadLetterReason;
+import dev.firstseen.record.DeadLetterReason;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Set;

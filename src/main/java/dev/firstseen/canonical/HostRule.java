@@ -1,7 +1,7 @@
 package dev.firstseen.canonical;
 
 import dev.firstseen.canonical.Canonicalization.HostType;
-import dev.firstseen.emit.DeadLetterReason;
+import dev.firstseen.record.DeadLetterReason;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

@@ -1,7 +1,7 @@
 package dev.firstseen.canonical;
 
 import com.ibm.icu.text.IDNA;
-import dev.firstseen.emit.DeadLetterReason;
+import dev.firstseen.record.DeadLetterReason;
 import java.util.EnumSet;
 import java.util.Set;
 

@@ -1,6 +1,6 @@
 package dev.firstseen.canonical;
 
-import dev.firstseen.emit.DeadLetterReason;
+import dev.firstseen.record.DeadLetterReason;
 
 /**
  * Rule "port": an empty port and the scheme's default port are removed (RFC 3986 section 6.2.3);

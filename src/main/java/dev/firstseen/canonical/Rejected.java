@@ -1,6 +1,6 @@
 package dev.firstseen.canonical;
 
-import dev.firstseen.emit.DeadLetterReason;
+import dev.firstseen.record.DeadLetterReason;
 
 /**
  * Thrown inside the rule chain when an input cannot be canonicalized. Bad input is a normal event

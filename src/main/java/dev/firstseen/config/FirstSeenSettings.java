@@ -255,17 +255,16 @@ public final class FirstSeenSettings {
     }
 
     public DedupConfig dedupConfig() {
-        Map<String, String> guarded = new TreeMap<>();
-        guarded.put("canonical.profile", canonicalizer().profile().id());
-        guarded.put("keying.mode", keyMode().name());
-        return new DedupConfig(
-                dedupMode(),
-                conf.get(EXPECTED_URLS_PER_KEY),
-                conf.get(FALSE_POSITIVE_RATE),
-                conf.get(FILTER_CACHE_SIZE).getBytes(),
-                conf.get(RECENT_CACHE_ENTRIES),
-                guarded,
-                conf.get(ALLOW_SETTINGS_CHANGE));
+        return DedupConfig.builder()
+                .mode(dedupMode())
+                .expectedUrlsPerKey(conf.get(EXPECTED_URLS_PER_KEY))
+                .falsePositiveRate(conf.get(FALSE_POSITIVE_RATE))
+                .filterCacheBytes(conf.get(FILTER_CACHE_SIZE).getBytes())
+                .recentCacheEntries(conf.get(RECENT_CACHE_ENTRIES))
+                .guarded("canonical.profile", canonicalizer().profile().id())
+                .guarded("keying.mode", keyMode().name())
+                .allowGuardedChange(conf.get(ALLOW_SETTINGS_CHANGE))
+                .build();
     }
 
     /** The configuration these settings were read from (Flink options included). */

@@ -1,41 +1,103 @@
 package dev.firstseen.dedup;
 
 import java.io.Serializable;
+import java.util.Collections;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
  * Settings of {@link DedupOperator}. {@link #guarded} are the job settings whose change would
- * silently fork the seen-set (canonicalization profile, key mode, dedup mode); the operator stores
- * them in its state and checks them on restore.
+ * silently fork the seen-set (canonicalization profile, key mode, dedup mode, ...); the operator
+ * stores them in its state and checks them on restore ({@link SettingsGuard}).
+ *
+ * @param mode exact (Bloom filter plus exact store) or approximate (filter only)
+ * @param expectedUrlsPerKey URLs a new key's first filter holds
+ * @param falsePositiveRate target rate of the filter, see {@code dedup.bloom.false-positive-rate}
+ * @param filterCacheBytes heap budget of the filter cache per subtask, in bytes
+ * @param recentCacheEntries L1 entries per subtask; 0 disables L1
+ * @param guarded settings checked on restore; the dedup mode is added to them
+ * @param allowGuardedChange restore even if a guarded setting changed
  */
-public final class DedupConfig implements Serializable {
-    private static final long serialVersionUID = 1L;
+public record DedupConfig(
+        DedupMode mode,
+        long expectedUrlsPerKey,
+        double falsePositiveRate,
+        long filterCacheBytes,
+        int recentCacheEntries,
+        SortedMap<String, String> guarded,
+        boolean allowGuardedChange)
+        implements Serializable {
 
-    public final DedupMode mode;
-    public final long expectedUrlsPerKey;
-    public final double falsePositiveRate;
-    public final long filterCacheBytes;
-    public final int recentCacheEntries;
-    public final Map<String, String> guarded;
-    public final boolean allowGuardedChange;
-
-    public DedupConfig(
-            DedupMode mode,
-            long expectedUrlsPerKey,
-            double falsePositiveRate,
-            long filterCacheBytes,
-            int recentCacheEntries,
-            Map<String, String> guarded,
-            boolean allowGuardedChange) {
-        this.mode = mode;
-        this.expectedUrlsPerKey = expectedUrlsPerKey;
-        this.falsePositiveRate = falsePositiveRate;
-        this.filterCacheBytes = filterCacheBytes;
-        this.recentCacheEntries = recentCacheEntries;
+    public DedupConfig {
         TreeMap<String, String> g = new TreeMap<>(guarded);
         g.put(SettingsGuard.DEDUP_MODE, mode.name());
-        this.guarded = g;
-        this.allowGuardedChange = allowGuardedChange;
+        guarded = Collections.unmodifiableSortedMap(g);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder with the defaults of the job's options. */
+    public static final class Builder {
+        private DedupMode mode = DedupMode.EXACT;
+        private long expectedUrlsPerKey = 128;
+        private double falsePositiveRate = 0.01;
+        private long filterCacheBytes = 64L << 20;
+        private int recentCacheEntries = 65536;
+        private final SortedMap<String, String> guarded = new TreeMap<>();
+        private boolean allowGuardedChange;
+
+        public Builder mode(DedupMode m) {
+            this.mode = m;
+            return this;
+        }
+
+        public Builder expectedUrlsPerKey(long n) {
+            this.expectedUrlsPerKey = n;
+            return this;
+        }
+
+        public Builder falsePositiveRate(double p) {
+            this.falsePositiveRate = p;
+            return this;
+        }
+
+        public Builder filterCacheBytes(long bytes) {
+            this.filterCacheBytes = bytes;
+            return this;
+        }
+
+        public Builder recentCacheEntries(int n) {
+            this.recentCacheEntries = n;
+            return this;
+        }
+
+        public Builder guarded(Map<String, String> settings) {
+            this.guarded.putAll(settings);
+            return this;
+        }
+
+        public Builder guarded(String key, String value) {
+            this.guarded.put(key, value);
+            return this;
+        }
+
+        public Builder allowGuardedChange(boolean allow) {
+            this.allowGuardedChange = allow;
+            return this;
+        }
+
+        public DedupConfig build() {
+            return new DedupConfig(
+                    mode,
+                    expectedUrlsPerKey,
+                    falsePositiveRate,
+                    filterCacheBytes,
+                    recentCacheEntries,
+                    guarded,
+                    allowGuardedChange);
+        }
     }
 }

@@ -1,11 +1,8 @@
 package dev.firstseen.dedup;
 
-import dev.firstseen.canonical.CanonicalUrl;
-import dev.firstseen.emit.FrontierRecord;
 import dev.firstseen.metrics.FirstSeenMetrics;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.FrontierRecord;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
@@ -20,9 +17,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.base.IntSerializer;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Gauge;
-import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -79,15 +73,13 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
     private transient MapState<Integer, byte[]> pages;
     private transient ValueState<FilterMeta> metaState;
-    private transient MapState<Fingerprint, Long> seen;
+    private transient ExactStore exact;
     private transient ListState<String> settingsState;
 
-    private transient LinkedHashMap<Object, KeyFilter> cache;
-    private transient List<KeyFilter> dirtyQueue;
-    private transient long cacheBytes;
+    private transient FilterCache cache;
     private transient RecentFingerprintCache recent;
-    private transient long[] pageLoads;
-    private transient KeyFilter.PageLoader loader;
+    private transient CountingPageLoader loader;
+    private transient DedupMetrics metrics;
     private transient long lastFlushPages;
     private transient long lastSummaryNanos;
 
@@ -96,18 +88,6 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
     /* Own logger: AbstractStreamOperator's would name every line after the base class. */
     private static final Logger LOG = LoggerFactory.getLogger(DedupOperator.class);
-
-    private transient Counter firstSeen;
-    private transient Counter duplicates;
-    private transient Counter l1Hits;
-    private transient Counter l2DefinitelyNew;
-    private transient Counter l2Maybe;
-    private transient Counter l3Reads;
-    private transient Counter falsePositivesCaught;
-    private transient Counter pagesFlushed;
-    private transient Counter pagesLoaded;
-    private transient Counter filterRebuilds;
-    private transient Counter filterRebuildReads;
 
     /** A rebuild that reads at least this many fingerprints is logged at INFO with its duration. */
     private static final long LOG_REBUILDS_FROM = 1_000_000;
@@ -125,8 +105,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                                 new ListStateDescriptor<>("firstseen-settings", Types.STRING));
         if (context.isRestored()) {
             Map<String, String> previous = SettingsGuard.decode(settingsState.get());
-            List<String> problems = SettingsGuard.check(previous, config.guarded);
-            if (!problems.isEmpty() && !config.allowGuardedChange) {
+            List<String> problems = SettingsGuard.check(previous, config.guarded());
+            if (!problems.isEmpty() && !config.allowGuardedChange()) {
                 // Not recoverable by retrying: fail the job once instead of restarting forever.
                 throw new SuppressRestartsException(
                         new IllegalStateException(
@@ -145,9 +125,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                     context.getRestoredCheckpointId().orElse(-1L),
                     previous,
-                    config.guarded);
+                    config.guarded());
         }
-        settingsState.update(SettingsGuard.encode(config.guarded));
+        settingsState.update(SettingsGuard.encode(config.guarded()));
     }
 
     @Override
@@ -165,57 +145,37 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                         .getState(
                                 new ValueStateDescriptor<>(
                                         "bloom-meta", FilterMetaSerializer.INSTANCE));
-        if (config.mode == DedupMode.EXACT) {
-            seen =
-                    getRuntimeContext()
-                            .getMapState(
-                                    new MapStateDescriptor<>(
-                                            "seen",
-                                            FingerprintSerializer.INSTANCE,
-                                            LongSerializer.INSTANCE));
+        if (config.mode() == DedupMode.EXACT) {
+            exact =
+                    new ExactStore(
+                            getRuntimeContext()
+                                    .getMapState(
+                                            new MapStateDescriptor<>(
+                                                    "seen",
+                                                    FingerprintSerializer.INSTANCE,
+                                                    LongSerializer.INSTANCE)));
         }
-        cache = new LinkedHashMap<>(1024, 0.75f, true);
-        dirtyQueue = new ArrayList<>();
-        recent = new RecentFingerprintCache(config.recentCacheEntries);
+        loader = new CountingPageLoader(pages);
+        cache = new FilterCache(new StateBacking(), config.filterCacheBytes());
+        recent = new RecentFingerprintCache(config.recentCacheEntries());
         lastSummaryNanos = System.nanoTime() - SUMMARY_INTERVAL_NANOS; // first checkpoint logs
-        pageLoads = new long[1];
-        loader = pages::get;
-        registerMetrics();
+        metrics = new DedupMetrics(getRuntimeContext(), getMetricGroup());
+        metrics.gauge("filterCacheBytes", cache::bytes);
+        metrics.gauge("filterCacheKeys", cache::keys);
+        metrics.gauge("filterCachePages", cache::pages);
+        metrics.gauge("pagesFlushedLastCheckpoint", () -> lastFlushPages);
         BloomLayer first = newFilter().layer(0);
         LOG.info(
                 "Dedup mode {}: Bloom filter per key starts at {} URLs, {} bytes ({}), target"
                         + " rate {}, grows by {}; filter cache {} bytes; L1 {} entries",
-                config.mode,
-                config.expectedUrlsPerKey,
+                config.mode(),
+                config.expectedUrlsPerKey(),
                 first.totalBytes(),
                 first,
-                config.falsePositiveRate,
-                config.mode == DedupMode.EXACT ? "rebuilding from the exact store" : "layers",
-                config.filterCacheBytes,
+                config.falsePositiveRate(),
+                config.mode() == DedupMode.EXACT ? "rebuilding from the exact store" : "layers",
+                config.filterCacheBytes(),
                 recent.capacity());
-    }
-
-    private void registerMetrics() {
-        MetricGroup g = getMetricGroup().addGroup(FirstSeenMetrics.GROUP);
-        firstSeen = counter(g, FirstSeenMetrics.FIRST_SEEN);
-        duplicates = counter(g, FirstSeenMetrics.DUPLICATES);
-        l1Hits = counter(g, FirstSeenMetrics.L1_HITS);
-        l2DefinitelyNew = counter(g, FirstSeenMetrics.L2_DEFINITELY_NEW);
-        l2Maybe = counter(g, FirstSeenMetrics.L2_MAYBE);
-        l3Reads = counter(g, FirstSeenMetrics.L3_READS);
-        falsePositivesCaught = counter(g, FirstSeenMetrics.FALSE_POSITIVES_CAUGHT);
-        pagesFlushed = counter(g, FirstSeenMetrics.PAGES_FLUSHED);
-        pagesLoaded = counter(g, FirstSeenMetrics.PAGES_LOADED);
-        filterRebuilds = counter(g, FirstSeenMetrics.FILTER_REBUILDS);
-        filterRebuildReads = counter(g, FirstSeenMetrics.FILTER_REBUILD_READS);
-        g.gauge("filterCacheBytes", (Gauge<Long>) this::filterCacheBytes);
-        g.gauge("filterCacheKeys", (Gauge<Integer>) () -> cache.size());
-        g.gauge("filterCachePages", (Gauge<Long>) this::cachedPages);
-        g.gauge("pagesFlushedLastCheckpoint", (Gauge<Long>) () -> lastFlushPages);
-    }
-
-    private Counter counter(MetricGroup g, String name) {
-        return FirstSeenMetrics.counter(getRuntimeContext(), g, name, name);
     }
 
     @Override
@@ -223,27 +183,27 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         CanonicalUrl in = element.getValue();
         Fingerprint fp = Fingerprint.of(in.canonical);
         if (recent.contains(fp)) {
-            l1Hits.inc();
-            duplicates.inc();
+            metrics.l1Hits.inc();
+            metrics.duplicates.inc();
             return;
         }
-        KeyFilter filter = filterOf(getCurrentKey());
+        KeyFilter filter = cache.get(getCurrentKey());
         long bytesBefore = filter.bytes();
-        long loadsBefore = pageLoads[0];
+        long loadsBefore = loader.loads();
 
         boolean isNew;
-        if (!filter.mightContain(fp, loader, pageLoads)) {
-            l2DefinitelyNew.inc();
+        if (!filter.mightContain(fp, loader)) {
+            metrics.l2DefinitelyNew.inc();
             isNew = true;
         } else {
-            l2Maybe.inc();
-            if (config.mode == DedupMode.APPROXIMATE) {
+            metrics.l2Maybe.inc();
+            if (exact == null) {
                 isNew = false;
             } else {
-                l3Reads.inc();
-                isNew = !seen.contains(fp);
+                metrics.l3Reads.inc();
+                isNew = !exact.contains(fp);
                 if (isNew) {
-                    falsePositivesCaught.inc();
+                    metrics.falsePositivesCaught.inc();
                 }
             }
         }
@@ -251,63 +211,36 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         if (isNew) {
             long now = getProcessingTimeService().getCurrentProcessingTime();
             insert(filter, fp);
-            if (seen != null) {
-                seen.put(fp, now);
+            if (exact != null) {
+                exact.put(fp, now);
             }
-            firstSeen.inc();
+            metrics.firstSeen.inc();
             output.collect(
                     element.replace(
                             new FrontierRecord(
-                                    in.url,
-                                    in.canonical,
-                                    in.key,
-                                    now,
-                                    in.metaJson,
-                                    in.topic,
-                                    in.partition,
-                                    in.offset)));
+                                    in.url, in.canonical, in.key, now, in.metaJson, in.source)));
         } else {
-            duplicates.inc();
+            metrics.duplicates.inc();
         }
         recent.add(fp);
 
-        pagesLoaded.inc(pageLoads[0] - loadsBefore);
-        cacheBytes += filter.bytes() - bytesBefore;
-        if (cacheBytes > config.filterCacheBytes) {
-            evict(filter);
-        }
-    }
-
-    private KeyFilter filterOf(Object key) throws Exception {
-        KeyFilter f = cache.get(key);
-        if (f == null) {
-            FilterMeta stored = metaState.value();
-            boolean isNew = stored == null;
-            FilterMeta meta = isNew ? newFilter() : stored.copy();
-            f = new KeyFilter(key, meta, isNew);
-            cache.put(key, f);
-            cacheBytes += f.bytes();
-            if (isNew) {
-                queueDirty(f);
-            }
-        }
-        return f;
+        metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
+        cache.update(filter, bytesBefore);
     }
 
     private FilterMeta newFilter() {
-        return config.mode == DedupMode.EXACT
-                ? FilterMeta.createSingle(config.expectedUrlsPerKey, config.falsePositiveRate)
-                : FilterMeta.create(config.expectedUrlsPerKey, config.falsePositiveRate);
+        return config.mode() == DedupMode.EXACT
+                ? FilterMeta.createSingle(config.expectedUrlsPerKey(), config.falsePositiveRate())
+                : FilterMeta.create(config.expectedUrlsPerKey(), config.falsePositiveRate());
     }
 
     private void insert(KeyFilter f, Fingerprint fp) throws Exception {
-        if (seen != null && f.meta.isFull()) {
+        if (exact != null && f.meta.isFull()) {
             rebuild(f);
         }
-        if (f.insert(fp, loader, pageLoads)) {
+        if (f.insert(fp, loader)) {
             LOG.debug("Bloom filter of key {} grew to {}", f.key, f.meta);
         }
-        queueDirty(f);
     }
 
     /**
@@ -323,9 +256,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                         f.meta.targetFpp,
                         BloomMath.EXACT_FROM_FILL);
         pages.clear(); // the current key is f's key: insert() runs for the record's own key
-        long read = f.rebuild(layer, seen.keys());
-        filterRebuilds.inc();
-        filterRebuildReads.inc(read);
+        long read = f.rebuild(layer, exact.fingerprints());
+        metrics.filterRebuilds.inc();
+        metrics.filterRebuildReads.inc(read);
         if (read >= LOG_REBUILDS_FROM || read != before) {
             LOG.info(
                     "Bloom filter of key {} rebuilt from {} exact-store entries (filter counted {})"
@@ -338,71 +271,43 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         }
     }
 
-    private void queueDirty(KeyFilter f) {
-        if (!f.queuedForFlush) {
-            f.queuedForFlush = true;
-            dirtyQueue.add(f);
+    /** Loads filters from and writes them to keyed state, under their own keys. */
+    private final class StateBacking implements FilterCache.Backing {
+        @Override
+        public KeyFilter load(Object key) throws Exception {
+            // Called for the current key: a record of that key asked for its filter.
+            FilterMeta stored = metaState.value();
+            return stored == null
+                    ? new KeyFilter(key, newFilter(), true)
+                    : new KeyFilter(key, stored.copy(), false);
         }
-    }
 
-    /** Evicts least recently used keys other than {@code keep} down to 90% of the budget. */
-    private void evict(KeyFilter keep) throws Exception {
-        long target = config.filterCacheBytes / 10 * 9;
-        Iterator<KeyFilter> it = cache.values().iterator();
-        while (cacheBytes > target && it.hasNext()) {
-            KeyFilter f = it.next();
-            if (f == keep) {
-                continue;
+        @Override
+        public int write(KeyFilter f) throws Exception {
+            Object current = getCurrentKey();
+            boolean switchKey = current == null || !current.equals(f.key);
+            if (switchKey) {
+                setCurrentKey(f.key);
             }
-            if (f.isDirty()) {
-                flush(f);
+            int n = f.dirtyPages();
+            if (f.metaDirty) {
+                metaState.update(f.meta.copy());
+                f.metaDirty = false;
             }
-            it.remove();
-            cacheBytes -= f.bytes();
-            f.release();
-        }
-    }
-
-    /** Writes a filter's dirty metadata and pages to keyed state under its own key. */
-    private int flush(KeyFilter f) throws Exception {
-        Object current = getCurrentKey();
-        boolean switchKey = current == null || !current.equals(f.key);
-        if (switchKey) {
-            setCurrentKey(f.key);
-        }
-        int n = f.dirtyPages();
-        if (f.metaDirty) {
-            metaState.update(f.meta.copy());
-            f.metaDirty = false;
-        }
-        // A copy: a heap state backend keeps the object, and we go on changing ours.
-        f.drainDirty((id, page) -> pages.put(id, page.clone()));
-        pagesFlushed.inc(n);
-        if (switchKey && current != null) {
-            setCurrentKey(current);
-        }
-        return n;
-    }
-
-    private void flushAll() throws Exception {
-        if (dirtyQueue == null) {
-            return; // never opened
-        }
-        long n = 0;
-        for (KeyFilter f : dirtyQueue) {
-            f.queuedForFlush = false;
-            if (f.isDirty()) {
-                n += flush(f);
+            // A copy: a heap state backend keeps the object, and we go on changing ours.
+            f.drainDirty((id, page) -> pages.put(id, page.clone()));
+            metrics.pagesFlushed.inc(n);
+            if (switchKey && current != null) {
+                setCurrentKey(current);
             }
+            return n;
         }
-        dirtyQueue.clear();
-        lastFlushPages = n;
     }
 
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
-        flushAll();
+        lastFlushPages = cache.flushAll();
         long now = System.nanoTime();
         if (now - lastSummaryNanos >= SUMMARY_INTERVAL_NANOS) {
             lastSummaryNanos = now;
@@ -413,29 +318,29 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                     checkpointId,
                     lastFlushPages,
-                    cache.size(),
-                    cachedPages(),
-                    cacheBytes,
-                    firstSeen.getCount(),
-                    duplicates.getCount(),
-                    pagesLoaded.getCount(),
-                    l3Reads.getCount());
+                    cache.keys(),
+                    cache.pages(),
+                    cache.bytes(),
+                    metrics.firstSeen.getCount(),
+                    metrics.duplicates.getCount(),
+                    metrics.pagesLoaded.getCount(),
+                    metrics.l3Reads.getCount());
         }
     }
 
     @Override
     public void finish() throws Exception {
-        flushAll();
+        RuntimeContext ctx = getRuntimeContext();
+        long bytes = 0;
         long pageBytes = 0;
         long keys = 0;
         if (cache != null) { // null if open() failed, e.g. on a refused restore
-            for (KeyFilter f : cache.values()) {
-                pageBytes += f.pageBytes();
-            }
-            keys = cache.size();
+            cache.flushAll();
+            bytes = cache.bytes();
+            pageBytes = cache.pageBytes();
+            keys = cache.keys();
         }
-        RuntimeContext ctx = getRuntimeContext();
-        ctx.addAccumulator(FirstSeenMetrics.FILTER_BYTES_AT_END, new LongCounter(cacheBytes));
+        ctx.addAccumulator(FirstSeenMetrics.FILTER_BYTES_AT_END, new LongCounter(bytes));
         ctx.addAccumulator(FirstSeenMetrics.FILTER_PAGE_BYTES_AT_END, new LongCounter(pageBytes));
         ctx.addAccumulator(FirstSeenMetrics.FILTER_KEYS_AT_END, new LongCounter(keys));
         super.finish();
@@ -443,14 +348,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
     /** Heap held by the Bloom page cache now (the {@code filterCacheBytes} gauge). */
     long filterCacheBytes() {
-        return cacheBytes;
+        return cache.bytes();
     }
 
-    private long cachedPages() {
-        long n = 0;
-        for (KeyFilter f : cache.values()) {
-            n += f.loadedPages();
-        }
-        return n;
+    /** The page cache, for tests. */
+    FilterCache cache() {
+        return cache;
     }
 }

@@ -11,11 +11,6 @@ final class KeyFilter {
     /** Marks a page that was looked up and is not in state (all bits zero). */
     static final byte[] ABSENT = new byte[0];
 
-    /** Reads one page of this key from state; null if absent. */
-    interface PageLoader {
-        byte[] load(int pageId) throws Exception;
-    }
-
     final Object key;
     final FilterMeta meta;
     boolean metaDirty;
@@ -24,7 +19,6 @@ final class KeyFilter {
     private int dirtyPages;
     private long bytes;
     private int loadedPages;
-    boolean queuedForFlush;
 
     KeyFilter(Object key, FilterMeta meta, boolean isNew) {
         this.key = key;
@@ -36,10 +30,10 @@ final class KeyFilter {
     }
 
     /** True if any layer may hold {@code fp}; false means it was certainly never inserted. */
-    boolean mightContain(Fingerprint fp, PageLoader loader, long[] loads) throws Exception {
+    boolean mightContain(Fingerprint fp, PageSource source) throws Exception {
         for (int layer = meta.layerCount() - 1; layer >= 0; layer--) {
             BloomLayer g = meta.layer(layer);
-            byte[] p = page(layer, BlockedBloom.page(fp, layer, g), loader, loads);
+            byte[] p = page(layer, BlockedBloom.page(fp, layer, g), source);
             if (p != ABSENT && BlockedBloom.mightContain(fp, layer, g, p)) {
                 return true;
             }
@@ -51,7 +45,7 @@ final class KeyFilter {
      * Inserts {@code fp} into the newest layer, first adding a layer if that one is full. Returns
      * true if a layer was added.
      */
-    boolean insert(Fingerprint fp, PageLoader loader, long[] loads) throws Exception {
+    boolean insert(Fingerprint fp, PageSource source) throws Exception {
         int layer = meta.layerCount() - 1;
         boolean grew = false;
         if (meta.layer(layer).isFull()) {
@@ -59,7 +53,7 @@ final class KeyFilter {
             grew = true;
         }
         BloomLayer g = meta.layer(layer);
-        byte[] p = pageForWrite(layer, BlockedBloom.page(fp, layer, g), loader, loads);
+        byte[] p = pageForWrite(layer, BlockedBloom.page(fp, layer, g), source);
         BlockedBloom.put(fp, layer, g, p);
         g.count++;
         metaDirty = true;
@@ -78,11 +72,9 @@ final class KeyFilter {
         dirtyPages = 0;
         bytes = 0;
         loadedPages = 0;
-        PageLoader nothingStored = id -> null;
-        long[] noLoads = new long[1];
         long n = 0;
         for (Fingerprint fp : fps) {
-            byte[] p = pageForWrite(0, BlockedBloom.page(fp, 0, layer), nothingStored, noLoads);
+            byte[] p = pageForWrite(0, BlockedBloom.page(fp, 0, layer), PageSource.NOTHING_STORED);
             BlockedBloom.put(fp, 0, layer, p);
             n++;
         }
@@ -92,12 +84,11 @@ final class KeyFilter {
     }
 
     /** The page for reading; {@link #ABSENT} if it holds no bits. */
-    byte[] page(int layer, int index, PageLoader loader, long[] loads) throws Exception {
+    byte[] page(int layer, int index, PageSource source) throws Exception {
         byte[][] layerPages = layerPages(layer);
         byte[] p = layerPages[index];
         if (p == null) {
-            byte[] stored = loader.load(BlockedBloom.pageId(layer, index));
-            loads[0]++;
+            byte[] stored = source.load(BlockedBloom.pageId(layer, index));
             // A copy: a heap state backend hands out its own object, which we must not mutate.
             p = stored == null ? ABSENT : stored.clone();
             layerPages[index] = p;
@@ -110,8 +101,8 @@ final class KeyFilter {
     }
 
     /** The page for writing: allocated if absent, and marked dirty. */
-    byte[] pageForWrite(int layer, int index, PageLoader loader, long[] loads) throws Exception {
-        byte[] p = page(layer, index, loader, loads);
+    byte[] pageForWrite(int layer, int index, PageSource source) throws Exception {
+        byte[] p = page(layer, index, source);
         if (p == ABSENT) {
             p = new byte[meta.layer(layer).pageBytes()];
             pages[layer][index] = p;
@@ -179,15 +170,18 @@ final class KeyFilter {
         void write(int pageId, byte[] page) throws Exception;
     }
 
-    /**
-     * Drops the page arrays of a clean, evicted filter. The dirty queue may still point at this
-     * object until the next checkpoint; without this, every key evicted between two checkpoints
-     * would keep its pages on the heap, past the cache budget.
-     */
+    /** Drops the page arrays of a clean, evicted filter, so that a stale reference holds none. */
     void release() {
         if (isDirty()) {
             throw new IllegalStateException("release() of a dirty filter would lose bits");
         }
+        discard();
+    }
+
+    /** Drops the page arrays, dirty or not: the key's state was cleared. */
+    void discard() {
+        metaDirty = false;
+        dirtyPages = 0;
         pages = new byte[0][][];
         dirty = new BitSet[0];
         bytes = 0;

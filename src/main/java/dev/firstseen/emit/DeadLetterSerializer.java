@@ -2,6 +2,7 @@ package dev.firstseen.emit;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.firstseen.record.DeadLetter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -66,10 +67,10 @@ public final class DeadLetterSerializer {
             g.writeNumberField("raw_length", d.rawLength);
             g.writeBooleanField("raw_truncated", d.raw != null && d.raw.length < d.rawLength);
             g.writeObjectFieldStart("source");
-            g.writeStringField("topic", d.topic);
-            g.writeNumberField("partition", d.partition);
-            g.writeNumberField("offset", d.offset);
-            g.writeNumberField("timestamp", d.timestamp);
+            g.writeStringField("topic", d.source.topic);
+            g.writeNumberField("partition", d.source.partition);
+            g.writeNumberField("offset", d.source.offset);
+            g.writeNumberField("timestamp", d.source.timestamp);
             g.writeEndObject();
             g.writeEndObject();
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package dev.firstseen.emit;
 
 import dev.firstseen.emit.internal.JsonWriter;
+import dev.firstseen.record.FrontierRecord;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 
@@ -69,11 +70,11 @@ public final class FrontierSerializer {
                 .raw(",\"first_seen\":")
                 .number(r.firstSeen)
                 .raw(",\"source\":{\"topic\":")
-                .string(r.topic)
+                .string(r.source.topic)
                 .raw(",\"partition\":")
-                .number(r.partition)
+                .number(r.source.partition)
                 .raw(",\"offset\":")
-                .number(r.offset)
+                .number(r.source.offset)
                 .raw('}');
         if (r.metaJson != null) {
             w.raw(",\"meta\":").rawUtf8(r.metaJson);

@@ -1,6 +1,8 @@
 package dev.firstseen.emit;
 
 import dev.firstseen.config.FirstSeenSettings;
+import dev.firstseen.record.DeadLetter;
+import dev.firstseen.record.FrontierRecord;
 import java.util.Properties;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;

@@ -1,8 +1,10 @@
 package dev.firstseen.ingest;
 
-import dev.firstseen.emit.DeadLetter;
 import dev.firstseen.metrics.DeadLetterCounters;
 import dev.firstseen.metrics.FirstSeenMetrics;
+import dev.firstseen.record.DeadLetter;
+import dev.firstseen.record.RawRecord;
+import dev.firstseen.record.UrlMessage;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -47,7 +49,6 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlMessage> {
                     DeadLetter.TAG, DeadLetter.of(in, d.reason, d.detail, maxDeadLetterRawBytes));
             return;
         }
-        out.collect(
-                new UrlMessage(d.url, d.metaJson, in.topic, in.partition, in.offset, in.timestamp));
+        out.collect(new UrlMessage(d.url, d.metaJson, in.source));
     }
 }

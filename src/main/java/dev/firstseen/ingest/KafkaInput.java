@@ -1,6 +1,7 @@
 package dev.firstseen.ingest;
 
 import dev.firstseen.config.FirstSeenSettings;
+import dev.firstseen.record.RawRecord;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;

@@ -1,5 +1,7 @@
 package dev.firstseen.ingest;
 
+import dev.firstseen.record.RawRecord;
+import dev.firstseen.record.SourcePosition;
 import java.io.IOException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
@@ -20,10 +22,11 @@ public final class RawRecordDeserializer implements KafkaRecordDeserializationSc
         out.collect(
                 new RawRecord(
                         record.value(),
-                        record.topic(),
-                        record.partition(),
-                        record.offset(),
-                        record.timestamp()));
+                        new SourcePosition(
+                                record.topic(),
+                                record.partition(),
+                                record.offset(),
+                                record.timestamp())));
     }
 
     @Override

@@ -1,18 +1,18 @@
 package dev.firstseen.job;
 
-import dev.firstseen.canonical.CanonicalUrl;
-import dev.firstseen.canonical.CanonicalizeFunction;
 import dev.firstseen.config.FirstSeenSettings;
 import dev.firstseen.dedup.DedupOperator;
-import dev.firstseen.emit.DeadLetter;
-import dev.firstseen.emit.FrontierRecord;
 import dev.firstseen.emit.KafkaOutput;
 import dev.firstseen.ingest.DecodeFunction;
 import dev.firstseen.ingest.KafkaInput;
 import dev.firstseen.ingest.MessageDecoder;
-import dev.firstseen.ingest.RawRecord;
-import dev.firstseen.ingest.UrlMessage;
+import dev.firstseen.keying.CanonicalizeAndKeyFunction;
 import dev.firstseen.keying.PartitionKeyer;
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.DeadLetter;
+import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.RawRecord;
+import dev.firstseen.record.UrlMessage;
 import java.time.Duration;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -105,7 +105,7 @@ public final class FirstSeenJob {
                         .uid(UID_DECODE);
         SingleOutputStreamOperator<CanonicalUrl> canonical =
                 decoded.process(
-                                new CanonicalizeFunction(
+                                new CanonicalizeAndKeyFunction(
                                         s.canonicalizer(),
                                         new PartitionKeyer(s.keyMode()),
                                         s.deadLetterMaxRawBytes()))

@@ -1,6 +1,6 @@
 package dev.firstseen.metrics;
 
-import dev.firstseen.emit.DeadLetterReason;
+import dev.firstseen.record.DeadLetterReason;
 import java.util.EnumMap;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.metrics.Counter;

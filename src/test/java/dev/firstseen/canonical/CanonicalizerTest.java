@@ -3,7 +3,7 @@ package dev.firstseen.canonical;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firstseen.canonical.Canonicalization.HostType;
-import dev.firstseen.emit.DeadLetterReason;
+import dev.firstseen.record.DeadLetterReason;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 

@@ -32,7 +32,7 @@ class FirstSeenSettingsTest {
         assertThat(s.startingOffsets()).isEqualTo(StartingOffsets.COMMITTED);
         assertThat(s.maxUrlLength()).isEqualTo(8192);
         assertThat(s.canonicalizer().schemes()).containsExactlyInAnyOrder("http", "https");
-        assertThat(s.dedupConfig().guarded)
+        assertThat(s.dedupConfig().guarded())
                 .containsEntry("canonical.profile", "rfc3986-safe/1")
                 .containsEntry("keying.mode", "DOMAIN")
                 .containsEntry("dedup.mode", "EXACT");
@@ -56,7 +56,7 @@ class FirstSeenSettingsTest {
         assertThat(s.dedupMode()).isEqualTo(DedupMode.APPROXIMATE);
         assertThat(s.keyMode()).isEqualTo(KeyMode.HOST);
         assertThat(s.transactionTimeout()).isEqualTo(Duration.ofMinutes(5));
-        assertThat(s.dedupConfig().filterCacheBytes).isEqualTo(256L << 20);
+        assertThat(s.dedupConfig().filterCacheBytes()).isEqualTo(256L << 20);
         assertThat(s.canonicalizer().schemes()).contains("ftp");
         assertThat(s.kafkaProperties())
                 .containsEntry("security.protocol", "SASL_SSL")

@@ -3,8 +3,9 @@ package dev.firstseen.dedup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.firstseen.canonical.CanonicalUrl;
-import dev.firstseen.emit.FrontierRecord;
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.SourcePosition;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -44,14 +45,18 @@ class DedupOperatorTest {
     }
 
     static DedupConfig config(DedupMode mode, long perKey, double p, long cacheBytes, int l1) {
-        return new DedupConfig(
-                mode,
-                perKey,
-                p,
-                cacheBytes,
-                l1,
-                Map.of("canonical.profile", "test/1", "keying.mode", "DOMAIN"),
-                false);
+        return builder(mode, perKey, p, cacheBytes, l1).build();
+    }
+
+    static DedupConfig.Builder builder(
+            DedupMode mode, long perKey, double p, long cacheBytes, int l1) {
+        return DedupConfig.builder()
+                .mode(mode)
+                .expectedUrlsPerKey(perKey)
+                .falsePositiveRate(p)
+                .filterCacheBytes(cacheBytes)
+                .recentCacheEntries(l1)
+                .guarded(Map.of("canonical.profile", "test/1", "keying.mode", "DOMAIN"));
     }
 
     static DedupConfig exact() {
@@ -94,7 +99,7 @@ class DedupOperatorTest {
     static CanonicalUrl url(int key, int page) {
         String k = "d" + key + ".com";
         String c = "http://" + k + "/p/" + page;
-        return new CanonicalUrl(c + "?orig", c, k, null, "in", 0, page);
+        return new CanonicalUrl(c + "?orig", c, k, null, new SourcePosition("in", 0, page, -1));
     }
 
     /** A crawler-like stream: keys skewed, pages repeated. */
@@ -355,14 +360,9 @@ class DedupOperatorTest {
         OperatorSubtaskState snap = checkpoint(h, 1);
 
         DedupConfig otherProfile =
-                new DedupConfig(
-                        DedupMode.EXACT,
-                        1000,
-                        0.01,
-                        64 << 20,
-                        1024,
-                        Map.of("canonical.profile", "test/2", "keying.mode", "DOMAIN"),
-                        false);
+                builder(DedupMode.EXACT, 1000, 0.01, 64 << 20, 1024)
+                        .guarded("canonical.profile", "test/2")
+                        .build();
         assertThatThrownBy(() -> harness(otherProfile, 1, 0, snap))
                 .isInstanceOf(SuppressRestartsException.class)
                 .cause()
@@ -370,27 +370,18 @@ class DedupOperatorTest {
                 .hasMessageContaining("is 'test/2' now")
                 .hasMessageContaining("dedup.allow-settings-change");
         DedupConfig otherKeys =
-                new DedupConfig(
-                        DedupMode.EXACT,
-                        1000,
-                        0.01,
-                        64 << 20,
-                        1024,
-                        Map.of("canonical.profile", "test/1", "keying.mode", "HOST"),
-                        false);
+                builder(DedupMode.EXACT, 1000, 0.01, 64 << 20, 1024)
+                        .guarded("keying.mode", "HOST")
+                        .build();
         assertThatThrownBy(() -> harness(otherKeys, 1, 0, snap))
                 .cause()
                 .hasMessageContaining("'keying.mode' was 'DOMAIN'");
 
         DedupConfig allowed =
-                new DedupConfig(
-                        DedupMode.EXACT,
-                        1000,
-                        0.01,
-                        64 << 20,
-                        1024,
-                        Map.of("canonical.profile", "test/2", "keying.mode", "DOMAIN"),
-                        true);
+                builder(DedupMode.EXACT, 1000, 0.01, 64 << 20, 1024)
+                        .guarded("canonical.profile", "test/2")
+                        .allowGuardedChange(true)
+                        .build();
         harness(allowed, 1, 0, snap); // restores, with a warning
     }
 

@@ -13,29 +13,26 @@ import org.junit.jupiter.params.provider.CsvSource;
  * compound false-positive rate within the target (the layers' rates sum to less than it).
  */
 class ScalableBloomTest {
-    private static final KeyFilter.PageLoader EMPTY_STATE = id -> null;
+    private static final PageSource EMPTY_STATE = PageSource.NOTHING_STORED;
 
     @ParameterizedTest(name = "n0={0}, inserted={1}, p={2}")
     @CsvSource({"100, 30000, 0.01", "1000, 50000, 0.001", "50, 5000, 0.05"})
     void growsWithoutFalseNegativesAndKeepsTheCompoundRate(int n0, int inserted, double p)
             throws Exception {
         KeyFilter f = new KeyFilter("k", FilterMeta.create(n0, p), true);
-        long[] loads = new long[1];
         for (int i = 0; i < inserted; i++) {
-            f.insert(Fingerprint.of("http://k.example/in/" + i), EMPTY_STATE, loads);
+            f.insert(Fingerprint.of("http://k.example/in/" + i), EMPTY_STATE);
         }
         assertThat(f.meta.layerCount()).isGreaterThan(2);
         assertThat(f.meta.count()).isEqualTo(inserted);
         for (int i = 0; i < inserted; i++) {
-            assertThat(
-                            f.mightContain(
-                                    Fingerprint.of("http://k.example/in/" + i), EMPTY_STATE, loads))
+            assertThat(f.mightContain(Fingerprint.of("http://k.example/in/" + i), EMPTY_STATE))
                     .isTrue();
         }
         int probes = (int) Math.max(100_000, 300 / p);
         int fps = 0;
         for (int i = 0; i < probes; i++) {
-            if (f.mightContain(Fingerprint.of("http://k.example/out/" + i), EMPTY_STATE, loads)) {
+            if (f.mightContain(Fingerprint.of("http://k.example/out/" + i), EMPTY_STATE)) {
                 fps++;
             }
         }
@@ -46,9 +43,8 @@ class ScalableBloomTest {
     @Test
     void layersGrowGeometrically() throws Exception {
         KeyFilter f = new KeyFilter("k", FilterMeta.create(10, 0.01), true);
-        long[] loads = new long[1];
         for (int i = 0; i < 10 + 40 + 160 + 1; i++) {
-            f.insert(Fingerprint.of("u" + i), EMPTY_STATE, loads);
+            f.insert(Fingerprint.of("u" + i), EMPTY_STATE);
         }
         assertThat(f.meta.layerCount()).isEqualTo(4);
         assertThat(f.meta.layer(3).capacity).isEqualTo(640);
@@ -63,12 +59,11 @@ class ScalableBloomTest {
     @Test
     void rebuildReplacesEveryLayerWithOneHoldingTheGivenFingerprints() throws Exception {
         KeyFilter f = new KeyFilter("k", FilterMeta.create(10, 0.01), true);
-        long[] loads = new long[1];
         List<Fingerprint> all = new ArrayList<>();
         for (int i = 0; i < 211; i++) {
             Fingerprint fp = Fingerprint.of("u" + i);
             all.add(fp);
-            f.insert(fp, EMPTY_STATE, loads);
+            f.insert(fp, EMPTY_STATE);
         }
         assertThat(f.meta.layerCount()).isEqualTo(4);
         f.drainDirty((id, page) -> {});
@@ -83,11 +78,11 @@ class ScalableBloomTest {
         assertThat(f.metaDirty).isTrue();
         assertThat(f.dirtyPages()).isEqualTo(layer.pages).isEqualTo(f.loadedPages());
         for (Fingerprint fp : all) {
-            assertThat(f.mightContain(fp, EMPTY_STATE, loads)).isTrue();
+            assertThat(f.mightContain(fp, EMPTY_STATE)).isTrue();
         }
         int fps = 0;
         for (int i = 0; i < 100_000; i++) {
-            if (f.mightContain(Fingerprint.of("v" + i), EMPTY_STATE, loads)) {
+            if (f.mightContain(Fingerprint.of("v" + i), EMPTY_STATE)) {
                 fps++;
             }
         }
@@ -114,21 +109,20 @@ class ScalableBloomTest {
         for (int i = 0; i < capacity / 2; i++) {
             half.add(Fingerprint.of("http://k.example/old/" + i));
         }
-        long[] loads = new long[1];
         f.rebuild(layer, half);
         int probes = 0;
         int maybes = 0;
         for (int i = 0; !f.meta.isFull(); i++) {
             Fingerprint fp = Fingerprint.of("http://k.example/new/" + i);
             probes++;
-            if (f.mightContain(fp, EMPTY_STATE, loads)) {
+            if (f.mightContain(fp, EMPTY_STATE)) {
                 maybes++;
             }
-            f.insert(fp, EMPTY_STATE, loads);
+            f.insert(fp, EMPTY_STATE);
         }
         assertThat(probes).isEqualTo(capacity - capacity / 2);
         for (Fingerprint fp : half) {
-            assertThat(f.mightContain(fp, EMPTY_STATE, loads)).isTrue();
+            assertThat(f.mightContain(fp, EMPTY_STATE)).isTrue();
         }
         double measured = (double) maybes / probes;
         assertThat(measured).as("mean rate, target %s", p).isBetween(p * 0.6, p * 1.25);
@@ -162,11 +156,10 @@ class ScalableBloomTest {
     @Test
     void pagesAreAllocatedOnlyWhenWritten() throws Exception {
         KeyFilter f = new KeyFilter("k", FilterMeta.create(100_000, 0.01), true);
-        long[] loads = new long[1];
         long empty = f.bytes();
-        assertThat(f.mightContain(Fingerprint.of("x"), EMPTY_STATE, loads)).isFalse();
+        assertThat(f.mightContain(Fingerprint.of("x"), EMPTY_STATE)).isFalse();
         assertThat(f.loadedPages()).isZero();
-        f.insert(Fingerprint.of("x"), EMPTY_STATE, loads);
+        f.insert(Fingerprint.of("x"), EMPTY_STATE);
         assertThat(f.loadedPages()).isEqualTo(1);
         assertThat(f.dirtyPages()).isEqualTo(1);
         assertThat(f.bytes() - empty).isLessThan(2 * 1024 + 8 * 200L); // one page + page table
@@ -175,8 +168,7 @@ class ScalableBloomTest {
     @Test
     void releaseDropsPagesOnlyWhenClean() throws Exception {
         KeyFilter f = new KeyFilter("k", FilterMeta.create(1000, 0.01), true);
-        long[] loads = new long[1];
-        f.insert(Fingerprint.of("x"), EMPTY_STATE, loads);
+        f.insert(Fingerprint.of("x"), EMPTY_STATE);
         org.assertj.core.api.Assertions.assertThatThrownBy(f::release)
                 .hasMessageContaining("lose bits");
         f.metaDirty = false;

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.firstseen.ingest.RawRecord;
+import dev.firstseen.record.DeadLetter;
+import dev.firstseen.record.DeadLetterReason;
+import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.RawRecord;
+import dev.firstseen.record.SourcePosition;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
@@ -22,9 +26,7 @@ class SerializersTest {
                         "example.com",
                         1795000000000L,
                         "{\"depth\":2}",
-                        "urls",
-                        3,
-                        42L);
+                        new SourcePosition("urls", 3, 42L, 1795000000001L));
         assertThat(new String(FrontierSerializer.key().serialize(r), StandardCharsets.UTF_8))
                 .isEqualTo("example.com");
         String value = new String(FrontierSerializer.value().serialize(r), StandardCharsets.UTF_8);
@@ -45,7 +47,9 @@ class SerializersTest {
     @Test
     void deadLetterKeepsTextOrBase64AndTruncates() throws Exception {
         RawRecord text =
-                new RawRecord("mailto:a@b".getBytes(StandardCharsets.UTF_8), "in", 1, 7, 99);
+                new RawRecord(
+                        "mailto:a@b".getBytes(StandardCharsets.UTF_8),
+                        new SourcePosition("in", 1, 7, 99));
         JsonNode n =
                 json.readTree(
                         DeadLetterSerializer.value()
@@ -69,7 +73,8 @@ class SerializersTest {
                         DeadLetterSerializer.value()
                                 .serialize(
                                         DeadLetter.of(
-                                                new RawRecord(garbage, "in", 0, 1, 2),
+                                                new RawRecord(
+                                                        garbage, new SourcePosition("in", 0, 1, 2)),
                                                 DeadLetterReason.INVALID_UTF8,
                                                 "bad",
                                                 4)));
@@ -84,7 +89,8 @@ class SerializersTest {
                         DeadLetterSerializer.value()
                                 .serialize(
                                         DeadLetter.of(
-                                                new RawRecord(null, "in", 0, 1, 2),
+                                                new RawRecord(
+                                                        null, new SourcePosition("in", 0, 1, 2)),
                                                 DeadLetterReason.EMPTY,
                                                 "null value",
                                                 4)));

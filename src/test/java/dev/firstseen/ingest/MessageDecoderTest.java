@@ -2,7 +2,7 @@ package dev.firstseen.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.firstseen.emit.DeadLetterReason;
+import dev.firstseen.record.DeadLetterReason;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

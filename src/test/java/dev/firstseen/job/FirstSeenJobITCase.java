@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firstseen.config.FirstSeenSettings;
 import dev.firstseen.emit.KafkaOutput;
 import dev.firstseen.ingest.KafkaInput;
-import dev.firstseen.ingest.RawRecord;
+import dev.firstseen.record.RawRecord;
 import dev.firstseen.testing.FlinkCluster;
 import dev.firstseen.testing.KafkaBroker;
 import java.nio.charset.StandardCharsets;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.firstseen.canonical.Canonicalization;
 import dev.firstseen.config.FirstSeenSettings;
-import dev.firstseen.emit.DeadLetterReason;
 import dev.firstseen.ingest.MessageDecoder;
+import dev.firstseen.record.DeadLetterReason;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;

@@ -1,10 +1,11 @@
 package dev.firstseen.bench;
 
 import dev.firstseen.config.FirstSeenSettings;
-import dev.firstseen.emit.DeadLetter;
-import dev.firstseen.emit.FrontierRecord;
-import dev.firstseen.ingest.RawRecord;
 import dev.firstseen.job.FirstSeenJob;
+import dev.firstseen.record.DeadLetter;
+import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.RawRecord;
+import dev.firstseen.record.SourcePosition;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -298,7 +299,7 @@ public final class ScaleRun {
                 }
             }
             byte[] value = urlOf(url).getBytes(StandardCharsets.UTF_8);
-            return new RawRecord(value, "generated", 0, i, -1L);
+            return new RawRecord(value, new SourcePosition("generated", 0, i, -1L));
         }
 
         static String urlOf(long url) {

@@ -1,4 +1,4 @@
-package dev.firstseen.emit;
+package dev.firstseen.record;
 
 /**
  * A first-seen URL on its way to the frontier topic. {@link #url} is the URL as the extractor wrote
@@ -10,9 +10,7 @@ public class FrontierRecord {
     public String key;
     public long firstSeen;
     public String metaJson;
-    public String topic;
-    public int partition;
-    public long offset;
+    public SourcePosition source;
 
     public FrontierRecord() {}
 
@@ -22,17 +20,13 @@ public class FrontierRecord {
             String key,
             long firstSeen,
             String metaJson,
-            String topic,
-            int partition,
-            long offset) {
+            SourcePosition source) {
         this.url = url;
         this.canonical = canonical;
         this.key = key;
         this.firstSeen = firstSeen;
         this.metaJson = metaJson;
-        this.topic = topic;
-        this.partition = partition;
-        this.offset = offset;
+        this.source = source;
     }
 
     @Override

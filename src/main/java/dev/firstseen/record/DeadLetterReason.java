@@ -1,4 +1,4 @@
-package dev.firstseen.emit;
+package dev.firstseen.record;
 
 /**
  * Why a record went to the dead-letter topic. The {@link #code()} is the stable string written to

@@ -1,21 +1,23 @@
-package dev.firstseen.canonical;
+package dev.firstseen.keying;
 
-import dev.firstseen.emit.DeadLetter;
-import dev.firstseen.emit.DeadLetterReason;
-import dev.firstseen.ingest.RawRecord;
-import dev.firstseen.ingest.UrlMessage;
-import dev.firstseen.keying.PartitionKeyer;
+import dev.firstseen.canonical.Canonicalization;
+import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.metrics.DeadLetterCounters;
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.DeadLetter;
+import dev.firstseen.record.DeadLetterReason;
+import dev.firstseen.record.UrlMessage;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * Stages "canonical" and "keying": canonicalizes each URL and attaches its partition key. URLs the
- * canonicalizer rejects go to {@link DeadLetter#TAG} with the original message as raw value.
+ * Stages "canonical" and "keying" as one operator: canonicalizes each URL and attaches its
+ * partition key. URLs the canonicalizer rejects go to {@link DeadLetter#TAG} with the URL taken
+ * from the message as raw value.
  */
-public class CanonicalizeFunction extends ProcessFunction<UrlMessage, CanonicalUrl> {
+public class CanonicalizeAndKeyFunction extends ProcessFunction<UrlMessage, CanonicalUrl> {
     private static final long serialVersionUID = 1L;
 
     private final Canonicalizer canonicalizer;
@@ -23,7 +25,7 @@ public class CanonicalizeFunction extends ProcessFunction<UrlMessage, CanonicalU
     private final int maxDeadLetterRawBytes;
     private transient DeadLetterCounters deadLetters;
 
-    public CanonicalizeFunction(
+    public CanonicalizeAndKeyFunction(
             Canonicalizer canonicalizer, PartitionKeyer keyer, int maxDeadLetterRawBytes) {
         this.canonicalizer = canonicalizer;
         this.keyer = keyer;
@@ -43,25 +45,16 @@ public class CanonicalizeFunction extends ProcessFunction<UrlMessage, CanonicalU
         if (!c.isAccepted()) {
             DeadLetterReason reason = c.reason();
             deadLetters.inc(reason);
-            RawRecord raw =
-                    new RawRecord(
-                            in.url.getBytes(StandardCharsets.UTF_8),
-                            in.topic,
-                            in.partition,
-                            in.offset,
-                            in.timestamp);
             ctx.output(
-                    DeadLetter.TAG, DeadLetter.of(raw, reason, c.detail(), maxDeadLetterRawBytes));
+                    DeadLetter.TAG,
+                    DeadLetter.of(
+                            in.url.getBytes(StandardCharsets.UTF_8),
+                            in.source,
+                            reason,
+                            c.detail(),
+                            maxDeadLetterRawBytes));
             return;
         }
-        out.collect(
-                new CanonicalUrl(
-                        in.url,
-                        c.url(),
-                        keyer.keyOf(c),
-                        in.metaJson,
-                        in.topic,
-                        in.partition,
-                        in.offset));
+        out.collect(new CanonicalUrl(in.url, c.url(), keyer.keyOf(c), in.metaJson, in.source));
     }
 }

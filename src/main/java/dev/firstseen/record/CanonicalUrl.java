@@ -1,35 +1,25 @@
-package dev.firstseen.canonical;
+package dev.firstseen.record;
 
 /**
  * A URL ready for dedup: the original (what the fetcher gets), its canonical form (the identity),
- * its partition key, pass-through metadata and source position. A Flink POJO.
+ * its partition key, pass-through metadata and where it came from. A Flink POJO.
  */
 public class CanonicalUrl {
     public String url;
     public String canonical;
     public String key;
     public String metaJson;
-    public String topic;
-    public int partition;
-    public long offset;
+    public SourcePosition source;
 
     public CanonicalUrl() {}
 
     public CanonicalUrl(
-            String url,
-            String canonical,
-            String key,
-            String metaJson,
-            String topic,
-            int partition,
-            long offset) {
+            String url, String canonical, String key, String metaJson, SourcePosition source) {
         this.url = url;
         this.canonical = canonical;
         this.key = key;
         this.metaJson = metaJson;
-        this.topic = topic;
-        this.partition = partition;
-        this.offset = offset;
+        this.source = source;
     }
 
     @Override

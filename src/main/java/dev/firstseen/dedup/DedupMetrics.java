@@ -1,0 +1,47 @@
+package dev.firstseen.dedup;
+
+import dev.firstseen.metrics.FirstSeenMetrics;
+import java.util.function.Supplier;
+import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
+
+/** The dedup operator's counters and gauges, registered under the group {@code firstseen}. */
+final class DedupMetrics {
+    final Counter firstSeen;
+    final Counter duplicates;
+    final Counter l1Hits;
+    final Counter l2DefinitelyNew;
+    final Counter l2Maybe;
+    final Counter l3Reads;
+    final Counter falsePositivesCaught;
+    final Counter pagesFlushed;
+    final Counter pagesLoaded;
+    final Counter filterRebuilds;
+    final Counter filterRebuildReads;
+    private final MetricGroup group;
+
+    DedupMetrics(RuntimeContext ctx, MetricGroup operatorGroup) {
+        group = operatorGroup.addGroup(FirstSeenMetrics.GROUP);
+        firstSeen = counter(ctx, FirstSeenMetrics.FIRST_SEEN);
+        duplicates = counter(ctx, FirstSeenMetrics.DUPLICATES);
+        l1Hits = counter(ctx, FirstSeenMetrics.L1_HITS);
+        l2DefinitelyNew = counter(ctx, FirstSeenMetrics.L2_DEFINITELY_NEW);
+        l2Maybe = counter(ctx, FirstSeenMetrics.L2_MAYBE);
+        l3Reads = counter(ctx, FirstSeenMetrics.L3_READS);
+        falsePositivesCaught = counter(ctx, FirstSeenMetrics.FALSE_POSITIVES_CAUGHT);
+        pagesFlushed = counter(ctx, FirstSeenMetrics.PAGES_FLUSHED);
+        pagesLoaded = counter(ctx, FirstSeenMetrics.PAGES_LOADED);
+        filterRebuilds = counter(ctx, FirstSeenMetrics.FILTER_REBUILDS);
+        filterRebuildReads = counter(ctx, FirstSeenMetrics.FILTER_REBUILD_READS);
+    }
+
+    private Counter counter(RuntimeContext ctx, String name) {
+        return FirstSeenMetrics.counter(ctx, group, name, name);
+    }
+
+    <T> void gauge(String name, Supplier<T> value) {
+        group.gauge(name, (Gauge<T>) value::get);
+    }
+}

@@ -1,0 +1,28 @@
+package dev.firstseen.dedup;
+
+import org.apache.flink.api.common.state.MapState;
+
+/**
+ * L3, the exact seen-set of the current key: {@code MapState<Fingerprint, Long>} ("seen") with the
+ * first-seen time in epoch milliseconds. Every call works on the key the operator has set.
+ */
+final class ExactStore {
+    private final MapState<Fingerprint, Long> seen;
+
+    ExactStore(MapState<Fingerprint, Long> seen) {
+        this.seen = seen;
+    }
+
+    boolean contains(Fingerprint fp) throws Exception {
+        return seen.contains(fp);
+    }
+
+    void put(Fingerprint fp, long millis) throws Exception {
+        seen.put(fp, millis);
+    }
+
+    /** Every fingerprint of the current key, for a filter rebuild. */
+    Iterable<Fingerprint> fingerprints() throws Exception {
+        return seen.keys();
+    }
+}

@@ -1,0 +1,20 @@
+package dev.firstseen.record;
+
+/**
+ * A decoded input message: the URL as the extractor wrote it (trimmed), the other fields of a JSON
+ * message as a JSON object text (null for a bare URL), and where it came from (so a later dead
+ * letter still names it). A Flink POJO.
+ */
+public class UrlMessage {
+    public String url;
+    public String metaJson;
+    public SourcePosition source;
+
+    public UrlMessage() {}
+
+    public UrlMessage(String url, String metaJson, SourcePosition source) {
+        this.url = url;
+        this.metaJson = metaJson;
+        this.source = source;
+    }
+}

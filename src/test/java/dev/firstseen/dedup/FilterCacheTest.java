@@ -1,0 +1,105 @@
+package dev.firstseen.dedup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The filter cache on its own, with an in-memory backing that stands for keyed state: the budget
+ * holds, evicted dirty filters are written back before they go, nothing keeps an evicted filter,
+ * and {@link FilterCache#flushAll()} writes exactly the dirty ones.
+ */
+class FilterCacheTest {
+    /** Keyed state stand-in: metadata and pages per key, and a count of writes. */
+    static final class MemoryBacking implements FilterCache.Backing {
+        final Map<Object, FilterMeta> metas = new HashMap<>();
+        final Map<Object, Map<Integer, byte[]>> pages = new HashMap<>();
+        int writes;
+
+        @Override
+        public KeyFilter load(Object key) {
+            FilterMeta m = metas.get(key);
+            return m == null
+                    ? new KeyFilter(key, FilterMeta.createSingle(128, 0.01), true)
+                    : new KeyFilter(key, m.copy(), false);
+        }
+
+        @Override
+        public int write(KeyFilter f) throws Exception {
+            writes++;
+            int n = f.dirtyPages();
+            metas.put(f.key, f.meta.copy());
+            f.metaDirty = false;
+            Map<Integer, byte[]> p = pages.computeIfAbsent(f.key, k -> new HashMap<>());
+            f.drainDirty((id, page) -> p.put(id, page.clone()));
+            return n;
+        }
+
+        PageSource source(Object key) {
+            return id -> pages.getOrDefault(key, Map.of()).get(id);
+        }
+    }
+
+    private static void insert(FilterCache cache, MemoryBacking b, String key, String url)
+            throws Exception {
+        KeyFilter f = cache.get(key);
+        long before = f.bytes();
+        f.insert(Fingerprint.of(url), b.source(key));
+        cache.update(f, before);
+    }
+
+    @Test
+    void staysWithinItsBudgetAndWritesEvictedFiltersBack() throws Exception {
+        MemoryBacking b = new MemoryBacking();
+        long budget = 64 << 10;
+        FilterCache cache = new FilterCache(b, budget);
+        for (int k = 0; k < 5_000; k++) {
+            insert(cache, b, "k" + k, "http://k" + k + ".example/a");
+            assertThat(cache.bytes()).isLessThanOrEqualTo(budget + 4096);
+        }
+        assertThat(cache.evictions()).isGreaterThan(4_000);
+        // Evicted filters were written back, and the dirty set holds only cached ones.
+        assertThat(cache.dirtyKeys()).isLessThanOrEqualTo(cache.keys());
+        cache.flushAll();
+        assertThat(b.metas).hasSize(5_000);
+        // Every key's URL is in its stored filter.
+        for (int k = 0; k < 5_000; k++) {
+            KeyFilter f = cache.get("k" + k);
+            assertThat(
+                            f.mightContain(
+                                    Fingerprint.of("http://k" + k + ".example/a"),
+                                    b.source("k" + k)))
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void flushAllWritesTheDirtyFiltersOnce() throws Exception {
+        MemoryBacking b = new MemoryBacking();
+        FilterCache cache = new FilterCache(b, 64 << 20);
+        insert(cache, b, "a", "http://a/1");
+        insert(cache, b, "a", "http://a/2");
+        insert(cache, b, "b", "http://b/1");
+        assertThat(cache.flushAll()).isEqualTo(2); // one page each
+        assertThat(b.writes).isEqualTo(2);
+        assertThat(cache.flushAll()).isZero();
+        assertThat(b.writes).isEqualTo(2);
+        insert(cache, b, "b", "http://b/2");
+        cache.flushAll();
+        assertThat(b.writes).isEqualTo(3);
+    }
+
+    @Test
+    void removeDropsAFilterWithoutWritingIt() throws Exception {
+        MemoryBacking b = new MemoryBacking();
+        FilterCache cache = new FilterCache(b, 64 << 20);
+        insert(cache, b, "a", "http://a/1");
+        cache.remove("a");
+        assertThat(cache.keys()).isZero();
+        assertThat(cache.bytes()).isZero();
+        assertThat(cache.flushAll()).isZero();
+        assertThat(b.writes).isZero();
+    }
+}
