@@ -477,7 +477,7 @@ public final class EndToEndHarness {
         private final Canonicalizer canon;
 
         CanonUdf(FirstSeenSettings s) {
-            this.decoder = new MessageDecoder(s.maxRecordBytes(), s.maxUrlLength());
+            this.decoder = s.messageDecoder();
             this.canon = s.canonicalizer();
         }
 
@@ -493,7 +493,10 @@ public final class EndToEndHarness {
 
     private static DataStream<RawRecord> source(
             StreamExecutionEnvironment env, FirstSeenSettings s) {
-        return env.fromSource(KafkaInput.source(s), WatermarkStrategy.noWatermarks(), "input")
+        return env.fromSource(
+                        KafkaInput.source(s.sourceSettings()),
+                        WatermarkStrategy.noWatermarks(),
+                        "input")
                 .returns(TypeInformation.of(RawRecord.class));
     }
 
@@ -567,7 +570,7 @@ public final class EndToEndHarness {
         private final Canonicalizer canon;
 
         DecodeCanonical(FirstSeenSettings s) {
-            this.decoder = new MessageDecoder(s.maxRecordBytes(), s.maxUrlLength());
+            this.decoder = s.messageDecoder();
             this.canon = s.canonicalizer();
         }
 

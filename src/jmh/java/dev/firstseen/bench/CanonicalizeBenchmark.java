@@ -50,7 +50,7 @@ public class CanonicalizeBenchmark {
     @Setup
     public void setup() {
         CrawlStream stream = new CrawlStream(42, 2000, 0.01);
-        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192);
+        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192, 16 << 10);
         List<String> list = new ArrayList<>(SIZE);
         while (list.size() < SIZE) {
             MessageDecoder.Decoded d = decoder.decode(stream.next());

@@ -50,7 +50,7 @@ public class FingerprintBenchmark {
     @Setup
     public void setup() {
         CrawlStream stream = new CrawlStream(42, 2000, 0);
-        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192);
+        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192, 16 << 10);
         Canonicalizer canon = Canonicalizer.defaults();
         List<String> list = new ArrayList<>(SIZE);
         while (list.size() < SIZE) {

@@ -78,7 +78,7 @@ public class OperatorBenchmark {
     @Setup(Level.Trial)
     public void setup() throws Exception {
         CrawlStream stream = new CrawlStream(42, 2000, 0);
-        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192);
+        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192, 16 << 10);
         Canonicalizer canon = Canonicalizer.defaults();
         PartitionKeyer keyer = new PartitionKeyer(KeyMode.DOMAIN);
         List<CanonicalUrl> list = new ArrayList<>(SIZE);

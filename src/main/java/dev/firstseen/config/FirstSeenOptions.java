@@ -2,6 +2,7 @@ package dev.firstseen.config;
 
 import dev.firstseen.canonical.CanonicalProfile;
 import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.ingest.StartingOffsets;
 import dev.firstseen.keying.KeyMode;
 import java.time.Duration;
 import java.util.List;
@@ -74,6 +75,15 @@ public final class FirstSeenOptions {
                     .defaultValue("frontier")
                     .withDescription("Topic that receives first-seen URLs.");
 
+    public static final ConfigOption<MemorySize> FRONTIER_MAX_META_SIZE =
+            ConfigOptions.key("frontier.max-meta-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("16kb"))
+                    .withDescription(
+                            "Largest metadata (the other fields of a JSON input, as JSON text) a"
+                                    + " frontier record carries; larger metadata is left out and"
+                                    + " the record says \"meta_omitted\":true.");
+
     public static final ConfigOption<String> DEAD_LETTER_TOPIC =
             ConfigOptions.key("dead-letter.topic")
                     .stringType()
@@ -85,8 +95,9 @@ public final class FirstSeenOptions {
                     .memoryType()
                     .defaultValue(MemorySize.parse("8kb"))
                     .withDescription(
-                            "How much of a bad value a dead letter keeps; the rest is cut"
-                                    + " (raw_truncated=true) so it fits in a Kafka message.");
+                            "How much of a bad value a dead letter keeps, in bytes of JSON text"
+                                    + " (escapes included); the rest is cut (raw_truncated=true)"
+                                    + " so it fits in a Kafka message.");
 
     public static final ConfigOption<DeliveryGuarantee> DELIVERY_GUARANTEE =
             ConfigOptions.key("sink.delivery-guarantee")
@@ -238,6 +249,7 @@ public final class FirstSeenOptions {
                     BOUNDED,
                     MAX_RECORD_SIZE,
                     FRONTIER_TOPIC,
+                    FRONTIER_MAX_META_SIZE,
                     DEAD_LETTER_TOPIC,
                     DEAD_LETTER_MAX_RAW,
                     DELIVERY_GUARANTEE,

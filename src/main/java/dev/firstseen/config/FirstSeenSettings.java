@@ -6,6 +6,12 @@ import dev.firstseen.canonical.CanonicalProfile;
 import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.dedup.DedupConfig;
 import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.emit.DeadLetterSerializer;
+import dev.firstseen.emit.FrontierSerializer;
+import dev.firstseen.emit.SinkSettings;
+import dev.firstseen.ingest.MessageDecoder;
+import dev.firstseen.ingest.SourceSettings;
+import dev.firstseen.ingest.StartingOffsets;
 import dev.firstseen.keying.KeyMode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -146,6 +152,11 @@ public final class FirstSeenSettings {
                     "'dead-letter.max-raw-size' must be between 0 and 512 kb, so a dead letter"
                             + " fits in a Kafka message");
         }
+        long meta = conf.get(FRONTIER_MAX_META_SIZE).getBytes();
+        if (meta < 0 || meta > 512 << 10) {
+            problems.add("'frontier.max-meta-size' must be between 0 and 512 kb");
+        }
+        checkRecordSizes(conf, problems);
         if (conf.get(EXPECTED_URLS_PER_KEY) < 1 || conf.get(EXPECTED_URLS_PER_KEY) > 1L << 32) {
             problems.add("'dedup.bloom.expected-urls-per-key' must be between 1 and 2^32");
         }
@@ -162,6 +173,98 @@ public final class FirstSeenSettings {
         if (conf.get(RECENT_CACHE_ENTRIES) < 0 || conf.get(RECENT_CACHE_ENTRIES) > 1 << 26) {
             problems.add("'dedup.recent-cache.entries' must be between 0 and 67108864");
         }
+    }
+
+    /** The Kafka producer's default {@code max.request.size}: the largest record it sends. */
+    static final long DEFAULT_MAX_REQUEST_SIZE = 1_048_576;
+
+    /** Room for a Kafka record's own overhead (batch header, key, headers) in a request. */
+    private static final long RECORD_OVERHEAD = 1024;
+
+    /**
+     * Both output records are bounded by construction; their bounds must fit in what the producers
+     * may send, or a large record would fail the sink and the job.
+     */
+    private static void checkRecordSizes(Configuration conf, List<String> problems) {
+        long limit = DEFAULT_MAX_REQUEST_SIZE;
+        String set = conf.toMap().get(KAFKA_PROPERTIES_PREFIX + "max.request.size");
+        if (set != null) {
+            try {
+                limit = Long.parseLong(set.trim());
+            } catch (NumberFormatException e) {
+                problems.add("'kafka.properties.max.request.size' is not a number: " + set);
+                return;
+            }
+        }
+        long frontier =
+                FrontierSerializer.maxBytes(
+                                conf.get(MAX_URL_LENGTH),
+                                conf.get(FRONTIER_MAX_META_SIZE).getBytes())
+                        + 253 * 4 // the record key: a host name in UTF-8
+                        + RECORD_OVERHEAD;
+        if (frontier > limit) {
+            problems.add(
+                    String.format(
+                            Locale.ROOT,
+                            "a frontier record may reach %,d bytes (canonical.max-url-length %d,"
+                                    + " frontier.max-meta-size %s), more than the producers'"
+                                    + " max.request.size %,d: lower those options or raise"
+                                    + " kafka.properties.max.request.size (and the broker's"
+                                    + " message.max.bytes)",
+                            frontier,
+                            conf.get(MAX_URL_LENGTH),
+                            conf.get(FRONTIER_MAX_META_SIZE),
+                            limit));
+        }
+        long dead =
+                DeadLetterSerializer.maxBytes((int) conf.get(DEAD_LETTER_MAX_RAW).getBytes())
+                        + RECORD_OVERHEAD;
+        if (dead > limit) {
+            problems.add(
+                    String.format(
+                            Locale.ROOT,
+                            "a dead letter may reach %,d bytes (dead-letter.max-raw-size %s), more"
+                                    + " than the producers' max.request.size %,d: lower"
+                                    + " dead-letter.max-raw-size or raise"
+                                    + " kafka.properties.max.request.size (and the broker's"
+                                    + " message.max.bytes)",
+                            dead,
+                            conf.get(DEAD_LETTER_MAX_RAW),
+                            limit));
+        }
+    }
+
+    /** What the Kafka source needs. */
+    public SourceSettings sourceSettings() {
+        return new SourceSettings(
+                bootstrapServers(),
+                inputTopics(),
+                groupId(),
+                startingOffsets(),
+                bounded(),
+                kafkaProperties());
+    }
+
+    /** What the two Kafka sinks need. */
+    public SinkSettings sinkSettings() {
+        return new SinkSettings(
+                bootstrapServers(),
+                frontierTopic(),
+                deadLetterTopic(),
+                deliveryGuarantee(),
+                transactionalIdPrefix(),
+                transactionNaming(),
+                transactionTimeout(),
+                deadLetterMaxRawBytes(),
+                kafkaProperties());
+    }
+
+    /** The input decoder these settings describe (the job's, the tools'). */
+    public MessageDecoder messageDecoder() {
+        return new MessageDecoder(
+                maxRecordBytes(),
+                maxUrlLength(),
+                (int) conf.get(FRONTIER_MAX_META_SIZE).getBytes());
     }
 
     public String bootstrapServers() {

@@ -215,10 +215,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 exact.put(fp, now);
             }
             metrics.firstSeen.inc();
-            output.collect(
-                    element.replace(
-                            new FrontierRecord(
-                                    in.url, in.canonical, in.key, now, in.metaJson, in.source)));
+            FrontierRecord r =
+                    new FrontierRecord(in.url, in.canonical, in.key, now, in.metaJson, in.source);
+            r.metaOmitted = in.metaOmitted;
+            output.collect(element.replace(r));
         } else {
             metrics.duplicates.inc();
         }

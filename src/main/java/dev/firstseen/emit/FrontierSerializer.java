@@ -18,10 +18,24 @@ import org.apache.flink.api.common.serialization.SerializationSchema;
  *  "meta":{...}}                                    other fields of a JSON input, unchanged
  * }</pre>
  *
- * {@code meta} is present only for JSON input with fields besides {@code url}.
+ * {@code meta} is present only for JSON input with fields besides {@code url}; {@code
+ * "meta_omitted":true} takes its place when they were larger than {@code frontier.max-meta-size}.
+ * The size of a value is bounded by the URL length limit and that option ({@link #maxBytes}).
+ *
+ * <p>Written by hand rather than with Jackson: {@code scripts/jmh JsonWriteBenchmark} measures it
+ * against a reused Jackson generator writing the same fields (README, Micro-benchmarks).
  */
 public final class FrontierSerializer {
     private FrontierSerializer() {}
+
+    /**
+     * The largest value written for URLs of at most {@code maxUrlChars} characters and metadata of
+     * at most {@code maxMetaBytes}: the original URL may escape each character to 6 bytes, the
+     * canonical one is ASCII, a key is at most 253 characters, plus the topic name and field names.
+     */
+    public static long maxBytes(int maxUrlChars, long maxMetaBytes) {
+        return 6L * maxUrlChars + maxUrlChars + 253 + maxMetaBytes + 249 * 6 + 512;
+    }
 
     /** Kafka record key. */
     public static SerializationSchema<FrontierRecord> key() {
@@ -47,16 +61,14 @@ public final class FrontierSerializer {
         private transient JsonWriter writer;
 
         @Override
+        public void open(InitializationContext context) {
+            writer = new JsonWriter();
+        }
+
+        @Override
         public byte[] serialize(FrontierRecord r) {
-            if (writer == null) {
-                writer = new JsonWriter();
-            }
             return toJson(r, writer);
         }
-    }
-
-    static byte[] toJson(FrontierRecord r) {
-        return toJson(r, new JsonWriter());
     }
 
     static byte[] toJson(FrontierRecord r, JsonWriter w) {
@@ -78,6 +90,8 @@ public final class FrontierSerializer {
                 .raw('}');
         if (r.metaJson != null) {
             w.raw(",\"meta\":").rawUtf8(r.metaJson);
+        } else if (r.metaOmitted) {
+            w.raw(",\"meta_omitted\":true");
         }
         return w.raw('}').toBytes();
     }

@@ -1,6 +1,5 @@
 package dev.firstseen.emit;
 
-import dev.firstseen.config.FirstSeenSettings;
 import dev.firstseen.record.DeadLetter;
 import dev.firstseen.record.FrontierRecord;
 import java.util.Properties;
@@ -15,7 +14,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 public final class KafkaOutput {
     private KafkaOutput() {}
 
-    public static KafkaSink<FrontierRecord> frontier(FirstSeenSettings s) {
+    public static KafkaSink<FrontierRecord> frontier(SinkSettings s) {
         return KafkaSink.<FrontierRecord>builder()
                 .setBootstrapServers(s.bootstrapServers())
                 .setKafkaProducerConfig(producerProperties(s))
@@ -31,7 +30,7 @@ public final class KafkaOutput {
                 .build();
     }
 
-    public static KafkaSink<DeadLetter> deadLetters(FirstSeenSettings s) {
+    public static KafkaSink<DeadLetter> deadLetters(SinkSettings s) {
         return KafkaSink.<DeadLetter>builder()
                 .setBootstrapServers(s.bootstrapServers())
                 .setKafkaProducerConfig(producerProperties(s))
@@ -41,7 +40,8 @@ public final class KafkaOutput {
                 .setRecordSerializer(
                         KafkaRecordSerializationSchema.<DeadLetter>builder()
                                 .setTopic(s.deadLetterTopic())
-                                .setValueSerializationSchema(DeadLetterSerializer.value())
+                                .setValueSerializationSchema(
+                                        DeadLetterSerializer.value(s.deadLetterMaxRawBytes()))
                                 .build())
                 .build();
     }
@@ -49,7 +49,7 @@ public final class KafkaOutput {
     /**
      * Producer properties of both sinks: FirstSeen defaults, then every kafka.properties.* option.
      */
-    static Properties producerProperties(FirstSeenSettings s) {
+    static Properties producerProperties(SinkSettings s) {
         Properties p = new Properties();
         // The connector's default (1 h) exceeds the broker's default maximum (15 min) and the
         // job would fail at its first transaction.

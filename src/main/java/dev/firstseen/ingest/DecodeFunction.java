@@ -20,6 +20,7 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlMessage> {
     private final MessageDecoder decoder;
     private final int maxDeadLetterRawBytes;
     private transient Counter recordsIn;
+    private transient Counter metaOmitted;
     private transient DeadLetterCounters deadLetters;
 
     public DecodeFunction(MessageDecoder decoder, int maxDeadLetterRawBytes) {
@@ -36,6 +37,12 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlMessage> {
                         group.addGroup(FirstSeenMetrics.GROUP),
                         FirstSeenMetrics.RECORDS_IN,
                         FirstSeenMetrics.RECORDS_IN);
+        metaOmitted =
+                FirstSeenMetrics.counter(
+                        getRuntimeContext(),
+                        group.addGroup(FirstSeenMetrics.GROUP),
+                        FirstSeenMetrics.META_OMITTED,
+                        FirstSeenMetrics.META_OMITTED);
         deadLetters = new DeadLetterCounters(getRuntimeContext(), group, "ingest");
     }
 
@@ -49,6 +56,11 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlMessage> {
                     DeadLetter.TAG, DeadLetter.of(in, d.reason, d.detail, maxDeadLetterRawBytes));
             return;
         }
-        out.collect(new UrlMessage(d.url, d.metaJson, in.source));
+        UrlMessage m = new UrlMessage(d.url, d.metaJson, in.source);
+        if (d.metaOmitted) {
+            m.metaOmitted = true;
+            metaOmitted.inc();
+        }
+        out.collect(m);
     }
 }

@@ -1,6 +1,5 @@
 package dev.firstseen.ingest;
 
-import dev.firstseen.config.FirstSeenSettings;
 import dev.firstseen.record.RawRecord;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
@@ -14,11 +13,11 @@ public final class KafkaInput {
     // OffsetResetStrategy is deprecated in kafka-clients 4.x, but the connector's
     // committedOffsets(...) still takes it.
     @SuppressWarnings("deprecation")
-    public static KafkaSource<RawRecord> source(FirstSeenSettings s) {
+    public static KafkaSource<RawRecord> source(SourceSettings s) {
         KafkaSourceBuilder<RawRecord> b =
                 KafkaSource.<RawRecord>builder()
                         .setBootstrapServers(s.bootstrapServers())
-                        .setTopics(s.inputTopics())
+                        .setTopics(s.topics())
                         .setGroupId(s.groupId())
                         .setClientIdPrefix(s.groupId())
                         .setDeserializer(new RawRecordDeserializer())

@@ -1,10 +1,13 @@
 package dev.firstseen.ingest;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.firstseen.record.DeadLetterReason;
+import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -14,47 +17,70 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Reads a record value as either a bare URL (UTF-8 text) or a JSON object with a string field
- * {@code url}; every other field of the object is metadata, passed through to the frontier
- * unchanged. Not thread-safe (it keeps a decoder); one instance per subtask.
+ * {@code url}. Every other field of the object is metadata, passed through to the frontier as the
+ * very text it had in the input (numbers such as {@code 1e999} and escapes such as {@code \ud800}
+ * are not re-encoded). A leading UTF-8 byte-order mark is skipped.
+ *
+ * <p>JSON is read strictly: a duplicate key at any level, content after the object, or nesting
+ * deeper than {@link #MAX_NESTING} make the record {@code bad-json}, so that no two readers of a
+ * record can disagree about which URL it carries, and the frontier record (which nests the metadata
+ * one level deeper) stays within the nesting a default JSON reader accepts (1,000).
+ *
+ * <p>Not thread-safe (it keeps a decoder); one instance per subtask.
  */
 public final class MessageDecoder implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    /** Deepest nesting accepted in a JSON input: the frontier record adds one level to it. */
+    public static final int MAX_NESTING = 999;
+
+    private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
 
     /** Outcome: {@link #url} set on success, {@link #reason} set on failure. */
     public static final class Decoded {
         public final String url;
         public final String metaJson;
+        public final boolean metaOmitted;
         public final DeadLetterReason reason;
         public final String detail;
 
-        private Decoded(String url, String metaJson, DeadLetterReason reason, String detail) {
+        private Decoded(
+                String url,
+                String metaJson,
+                boolean metaOmitted,
+                DeadLetterReason reason,
+                String detail) {
             this.url = url;
             this.metaJson = metaJson;
+            this.metaOmitted = metaOmitted;
             this.reason = reason;
             this.detail = detail;
         }
 
-        static Decoded ok(String url, String metaJson) {
-            return new Decoded(url, metaJson, null, null);
+        static Decoded ok(String url, String metaJson, boolean metaOmitted) {
+            return new Decoded(url, metaJson, metaOmitted, null, null);
         }
 
         static Decoded fail(DeadLetterReason reason, String detail) {
-            return new Decoded(null, null, reason, detail);
+            return new Decoded(null, null, false, reason, detail);
         }
     }
 
     private final int maxRecordBytes;
     private final int maxUrlLength;
+    private final int maxMetaBytes;
     private transient CharsetDecoder utf8;
-    private transient ObjectMapper json;
+    private transient JsonFactory json;
 
     /**
      * @param maxRecordBytes largest record value accepted, in bytes
      * @param maxUrlLength longest URL accepted, in characters after trimming
+     * @param maxMetaBytes largest metadata carried, in bytes of JSON text; larger is left out
      */
-    public MessageDecoder(int maxRecordBytes, int maxUrlLength) {
+    public MessageDecoder(int maxRecordBytes, int maxUrlLength, int maxMetaBytes) {
         this.maxRecordBytes = maxRecordBytes;
         this.maxUrlLength = maxUrlLength;
+        this.maxMetaBytes = maxMetaBytes;
     }
 
     public Decoded decode(byte[] value) {
@@ -67,9 +93,10 @@ public final class MessageDecoder implements Serializable {
                     DeadLetterReason.TOO_LONG,
                     "record has " + value.length + " bytes, more than " + maxRecordBytes);
         }
+        int from = startsWithBom(value) ? BOM.length : 0;
         String text;
         try {
-            text = decoder().decode(ByteBuffer.wrap(value)).toString();
+            text = decoder().decode(ByteBuffer.wrap(value, from, value.length - from)).toString();
         } catch (CharacterCodingException e) {
             return Decoded.fail(DeadLetterReason.INVALID_UTF8, "value is not valid UTF-8");
         }
@@ -80,39 +107,95 @@ public final class MessageDecoder implements Serializable {
         if (trimmed.charAt(0) == '{') {
             return decodeJson(trimmed);
         }
-        return checkUrl(trimmed, null);
+        return checkUrl(trimmed, null, false);
+    }
+
+    private static boolean startsWithBom(byte[] v) {
+        return v.length >= 3 && v[0] == BOM[0] && v[1] == BOM[1] && v[2] == BOM[2];
     }
 
     private Decoded decodeJson(String text) {
-        JsonNode node;
-        try {
-            node = mapper().readTree(text);
+        String url = null;
+        boolean urlNotText = false;
+        StringBuilder meta = null;
+        try (JsonParser p = factory().createParser(text)) {
+            p.nextToken(); // START_OBJECT: the text starts with '{'
+            JsonToken t;
+            while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                int start = (int) p.currentTokenLocation().getCharOffset();
+                JsonToken v = p.nextToken();
+                if (name.equals("url")) {
+                    if (v == JsonToken.VALUE_STRING) {
+                        url = p.getText();
+                    } else {
+                        urlNotText = true;
+                        p.skipChildren();
+                    }
+                    continue;
+                }
+                p.skipChildren();
+                p.finishToken(); // a string value is read lazily: read it to find its end
+                int end = (int) p.currentLocation().getCharOffset();
+                if (meta == null) {
+                    meta = new StringBuilder(end - start + 2).append('{');
+                } else {
+                    meta.append(',');
+                }
+                meta.append(text, start, end);
+            }
+            if (t != JsonToken.END_OBJECT) {
+                return Decoded.fail(DeadLetterReason.BAD_JSON, "not a JSON object");
+            }
+            if (!atEnd(p)) {
+                return Decoded.fail(DeadLetterReason.BAD_JSON, "content after the JSON object");
+            }
         } catch (JsonProcessingException e) {
             return Decoded.fail(
                     DeadLetterReason.BAD_JSON, "not a JSON object: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            return Decoded.fail(DeadLetterReason.BAD_JSON, "not a JSON object: " + e);
         }
-        if (!(node instanceof ObjectNode)) {
-            return Decoded.fail(DeadLetterReason.BAD_JSON, "not a JSON object");
-        }
-        ObjectNode object = (ObjectNode) node;
-        JsonNode url = object.remove("url");
-        if (url == null || !url.isTextual() || url.textValue().isBlank()) {
+        if (url == null || url.isBlank()) {
             return Decoded.fail(
                     DeadLetterReason.MISSING_URL,
-                    url == null
+                    url == null && !urlNotText
                             ? "JSON object has no field 'url'"
                             : "field 'url' is not a non-empty string");
         }
-        return checkUrl(url.textValue().strip(), object.isEmpty() ? null : object.toString());
+        if (meta == null) {
+            return checkUrl(url.strip(), null, false);
+        }
+        String metaJson = meta.append('}').toString();
+        boolean fits = utf8Length(metaJson) <= maxMetaBytes;
+        return checkUrl(url.strip(), fits ? metaJson : null, !fits);
     }
 
-    private Decoded checkUrl(String url, String metaJson) {
+    /** True if nothing but white space follows the object. */
+    private static boolean atEnd(JsonParser p) {
+        try {
+            return p.nextToken() == null;
+        } catch (IOException e) {
+            return false; // something that is not even a JSON token
+        }
+    }
+
+    private static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            n += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+        }
+        return n;
+    }
+
+    private Decoded checkUrl(String url, String metaJson, boolean metaOmitted) {
         if (url.length() > maxUrlLength) {
             return Decoded.fail(
                     DeadLetterReason.TOO_LONG,
                     "URL has " + url.length() + " characters, more than " + maxUrlLength);
         }
-        return Decoded.ok(url, metaJson);
+        return Decoded.ok(url, metaJson, metaOmitted);
     }
 
     private CharsetDecoder decoder() {
@@ -126,9 +209,16 @@ public final class MessageDecoder implements Serializable {
         return utf8;
     }
 
-    private ObjectMapper mapper() {
+    private JsonFactory factory() {
         if (json == null) {
-            json = new ObjectMapper();
+            json =
+                    JsonFactory.builder()
+                            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                            .streamReadConstraints(
+                                    StreamReadConstraints.builder()
+                                            .maxNestingDepth(MAX_NESTING)
+                                            .build())
+                            .build();
         }
         return json;
     }

@@ -5,7 +5,6 @@ import dev.firstseen.dedup.DedupOperator;
 import dev.firstseen.emit.KafkaOutput;
 import dev.firstseen.ingest.DecodeFunction;
 import dev.firstseen.ingest.KafkaInput;
-import dev.firstseen.ingest.MessageDecoder;
 import dev.firstseen.keying.CanonicalizeAndKeyFunction;
 import dev.firstseen.keying.PartitionKeyer;
 import dev.firstseen.record.CanonicalUrl;
@@ -76,7 +75,10 @@ public final class FirstSeenJob {
     /** The job on Kafka: the input topics, the frontier and the dead-letter topic of {@code s}. */
     public static FirstSeenJob onKafka(FirstSeenSettings s) {
         return new FirstSeenJob(
-                s, KafkaInput.source(s), KafkaOutput.frontier(s), KafkaOutput.deadLetters(s));
+                s,
+                KafkaInput.source(s.sourceSettings()),
+                KafkaOutput.frontier(s.sinkSettings()),
+                KafkaOutput.deadLetters(s.sinkSettings()));
     }
 
     /** The two output streams of the pipeline. */
@@ -97,10 +99,7 @@ public final class FirstSeenJob {
     /** Decode, canonicalize, key and dedup {@code input}. */
     public static Outputs pipeline(FirstSeenSettings s, DataStream<RawRecord> input) {
         SingleOutputStreamOperator<UrlMessage> decoded =
-                input.process(
-                                new DecodeFunction(
-                                        new MessageDecoder(s.maxRecordBytes(), s.maxUrlLength()),
-                                        s.deadLetterMaxRawBytes()))
+                input.process(new DecodeFunction(s.messageDecoder(), s.deadLetterMaxRawBytes()))
                         .name("decode")
                         .uid(UID_DECODE);
         SingleOutputStreamOperator<CanonicalUrl> canonical =

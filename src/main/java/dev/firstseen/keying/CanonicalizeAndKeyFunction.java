@@ -55,6 +55,8 @@ public class CanonicalizeAndKeyFunction extends ProcessFunction<UrlMessage, Cano
                             maxDeadLetterRawBytes));
             return;
         }
-        out.collect(new CanonicalUrl(in.url, c.url(), keyer.keyOf(c), in.metaJson, in.source));
+        CanonicalUrl u = new CanonicalUrl(in.url, c.url(), keyer.keyOf(c), in.metaJson, in.source);
+        u.metaOmitted = in.metaOmitted;
+        out.collect(u);
     }
 }

@@ -19,6 +19,7 @@ public final class FirstSeenMetrics {
     public static final String FIRST_SEEN = "firstSeen";
     public static final String DUPLICATES = "duplicates";
     public static final String DEAD_LETTERS = "deadLetters";
+    public static final String META_OMITTED = "metaOmitted";
     public static final String L1_HITS = "l1Hits";
     public static final String L2_DEFINITELY_NEW = "l2DefinitelyNew";
     public static final String L2_MAYBE = "l2Maybe";

@@ -11,6 +11,9 @@ public class CanonicalUrl {
     public String metaJson;
     public SourcePosition source;
 
+    /** True if the message's metadata was too large for the frontier and left out. */
+    public boolean metaOmitted;
+
     public CanonicalUrl() {}
 
     public CanonicalUrl(

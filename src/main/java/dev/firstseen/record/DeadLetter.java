@@ -38,12 +38,27 @@ public class DeadLetter {
         d.detail = detail;
         if (value != null) {
             d.rawLength = value.length;
-            d.raw = value.length <= maxRawBytes ? value : Arrays.copyOf(value, maxRawBytes);
+            d.raw =
+                    value.length <= maxRawBytes
+                            ? value
+                            : Arrays.copyOf(value, cut(value, maxRawBytes));
         } else {
             d.rawLength = -1;
         }
         d.source = source;
         return d;
+    }
+
+    /**
+     * Where to cut {@code value} to keep at most {@code max} bytes: never inside a UTF-8 sequence
+     * (a cut moves back over up to three continuation bytes), so a valid UTF-8 value stays valid.
+     */
+    static int cut(byte[] value, int max) {
+        int cut = max;
+        for (int k = 0; k < 3 && cut > 0 && (value[cut] & 0xC0) == 0x80; k++) {
+            cut--;
+        }
+        return cut;
     }
 
     /** A dead letter for {@code record}, keeping at most {@code maxRawBytes} of its value. */

@@ -12,6 +12,9 @@ public class FrontierRecord {
     public String metaJson;
     public SourcePosition source;
 
+    /** True if the input's metadata was larger than {@code frontier.max-meta-size}, left out. */
+    public boolean metaOmitted;
+
     public FrontierRecord() {}
 
     public FrontierRecord(

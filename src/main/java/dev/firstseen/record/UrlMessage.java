@@ -10,6 +10,9 @@ public class UrlMessage {
     public String metaJson;
     public SourcePosition source;
 
+    /** True if the message had metadata larger than the frontier carries, left out. */
+    public boolean metaOmitted;
+
     public UrlMessage() {}
 
     public UrlMessage(String url, String metaJson, SourcePosition source) {

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.ingest.StartingOffsets;
 import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.keying.KeyMode;
 import java.time.Duration;
-import java.util.List;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.junit.jupiter.api.Test;
@@ -116,6 +117,45 @@ class FirstSeenSettingsTest {
                 .isEqualTo(FirstSeenOptions.ALL.size());
         FirstSeenOptions.ALL.forEach(
                 o -> assertThat(o.description().toString()).as(o.key()).isNotBlank());
-        assertThat(List.copyOf(FirstSeenOptions.ALL)).hasSize(24);
+        // Every option constant is in ALL, so validation and the README test see it.
+        for (java.lang.reflect.Field f : FirstSeenOptions.class.getFields()) {
+            if (f.getType() == ConfigOption.class) {
+                assertThat(FirstSeenOptions.ALL).as(f.getName()).contains(uncheckedGet(f));
+            }
+        }
+    }
+
+    /** Output records are bounded; the bounds must fit what the producers send (12.3). */
+    @Test
+    void outputBoundsAreCheckedAgainstTheProducersRequestSize() {
+        assertThatThrownBy(
+                        () ->
+                                FirstSeenSettings.from(
+                                        args(
+                                                "--canonical.max-url-length", "65536",
+                                                "--kafka.properties.max.request.size", "200000")))
+                .hasMessageContaining("a frontier record may reach")
+                .hasMessageContaining("kafka.properties.max.request.size");
+        assertThatThrownBy(
+                        () ->
+                                FirstSeenSettings.from(
+                                        args(
+                                                "--dead-letter.max-raw-size", "256kb",
+                                                "--kafka.properties.max.request.size", "200000")))
+                .hasMessageContaining("a dead letter may reach");
+        // The largest values the options allow fit the producers' default 1 MB.
+        FirstSeenSettings.from(
+                args(
+                        "--kafka.bootstrap-servers", "b:9092",
+                        "--dead-letter.max-raw-size", "512kb",
+                        "--frontier.max-meta-size", "512kb"));
+    }
+
+    private static ConfigOption<?> uncheckedGet(java.lang.reflect.Field f) {
+        try {
+            return (ConfigOption<?>) f.get(null);
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
+        }
     }
 }

@@ -22,7 +22,7 @@ class KafkaOutputTest {
                                     "--kafka.properties.sasl.mechanism", "SCRAM-SHA-512",
                                     "--kafka.properties.compression.type", "zstd"
                                 }));
-        Properties p = KafkaOutput.producerProperties(s);
+        Properties p = KafkaOutput.producerProperties(s.sinkSettings());
         assertThat(p.getProperty("security.protocol")).isEqualTo("SASL_SSL");
         assertThat(p.getProperty("sasl.mechanism")).isEqualTo("SCRAM-SHA-512");
         assertThat(p.getProperty("compression.type")).isEqualTo("zstd");

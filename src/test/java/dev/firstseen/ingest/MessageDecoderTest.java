@@ -2,51 +2,149 @@ package dev.firstseen.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.firstseen.emit.internal.JsonWriter;
 import dev.firstseen.record.DeadLetterReason;
 import java.nio.charset.StandardCharsets;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
+/** Input value → URL and metadata, or the dead-letter reason. */
 class MessageDecoderTest {
-    private final MessageDecoder decoder = new MessageDecoder(1024, 100);
+    private final MessageDecoder decoder = new MessageDecoder(1024, 100, 200);
 
     private MessageDecoder.Decoded decode(String s) {
         return decoder.decode(s.getBytes(StandardCharsets.UTF_8));
     }
 
-    @Test
-    void bareUrlIsTrimmed() {
-        MessageDecoder.Decoded d = decode("  http://example.com/a \n");
-        assertThat(d.reason).isNull();
-        assertThat(d.url).isEqualTo("http://example.com/a");
-        assertThat(d.metaJson).isNull();
+    /** Accepted inputs: value, URL, metadata (null for none). */
+    static Stream<Arguments> accepted() {
+        return Stream.of(
+                Arguments.of("  http://example.com/a \n", "http://example.com/a", null),
+                Arguments.of("\uFEFFhttp://example.com/bom", "http://example.com/bom", null),
+                Arguments.of(
+                        "\uFEFF{\"url\":\"http://example.com/bom\"}",
+                        "http://example.com/bom",
+                        null),
+                Arguments.of(
+                        "{\"url\":\" http://example.com/ \",\"depth\":2,\"from\":{\"p\":\"x\"}}",
+                        "http://example.com/",
+                        "{\"depth\":2,\"from\":{\"p\":\"x\"}}"),
+                Arguments.of("{\"url\":\"http://a/\"}", "http://a/", null),
+                // Metadata is the input's own text: nothing re-encoded, nothing normalized.
+                Arguments.of(
+                        "{\"big\":1e999,\"url\":\"http://a/\"}", "http://a/", "{\"big\":1e999}"),
+                Arguments.of(
+                        "{\"url\":\"http://a/\",\"s\":\"\\ud800\",\"n\":-0.0E-5}",
+                        "http://a/",
+                        "{\"s\":\"\\ud800\",\"n\":-0.0E-5}"),
+                Arguments.of(
+                        "{ \"url\" : \"http://a/\" , \"d\" : [ 1 , {\"x\":null} ] }",
+                        "http://a/",
+                        "{\"d\" : [ 1 , {\"x\":null} ]}"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("accepted")
+    void accepts(String value, String url, String meta) {
+        MessageDecoder.Decoded d = decode(value);
+        assertThat(d.reason).as(value).isNull();
+        assertThat(d.url).isEqualTo(url);
+        assertThat(d.metaJson).isEqualTo(meta);
+        assertThat(d.metaOmitted).isFalse();
+    }
+
+    /** Rejected inputs: value, reason, a word the detail must contain. */
+    static Stream<Arguments> rejected() {
+        return Stream.of(
+                Arguments.of(" \t ", DeadLetterReason.EMPTY, "white space"),
+                Arguments.of("\uFEFF", DeadLetterReason.EMPTY, "white space"),
+                Arguments.of(
+                        "http://example.com/" + "a".repeat(100), DeadLetterReason.TOO_LONG, "100"),
+                Arguments.of("{\"url\": ", DeadLetterReason.BAD_JSON, "JSON"),
+                Arguments.of("{\"depth\":1}", DeadLetterReason.MISSING_URL, "no field"),
+                Arguments.of("{\"url\":42}", DeadLetterReason.MISSING_URL, "url"),
+                Arguments.of("{\"url\":\"  \"}", DeadLetterReason.MISSING_URL, "url"),
+                Arguments.of("{\"url\":null}", DeadLetterReason.MISSING_URL, "url"),
+                Arguments.of("{\"url\":{\"a\":1}}", DeadLetterReason.MISSING_URL, "url"),
+                // Two readers could disagree about which URL this is.
+                Arguments.of(
+                        "{\"url\":\"http://a-site.com/8\",\"url\":\"http://b-site.com/8\"}",
+                        DeadLetterReason.BAD_JSON,
+                        "Duplicate"),
+                Arguments.of(
+                        "{\"url\":\"http://a/\",\"m\":{\"k\":1,\"k\":2}}",
+                        DeadLetterReason.BAD_JSON,
+                        "Duplicate"),
+                Arguments.of(
+                        "{\"url\":\"http://a-site.com/11\"} trailing",
+                        DeadLetterReason.BAD_JSON,
+                        "after"),
+                Arguments.of("{\"url\":\"http://a/\"}{}", DeadLetterReason.BAD_JSON, "after"),
+                Arguments.of("{\"url\":\"http://a/\",}", DeadLetterReason.BAD_JSON, "JSON"),
+                Arguments.of("{'url':'http://a/'}", DeadLetterReason.BAD_JSON, "JSON"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("rejected")
+    void rejects(String value, DeadLetterReason reason, String detail) {
+        MessageDecoder.Decoded d = decode(value);
+        assertThat(d.reason).as(value).isEqualTo(reason);
+        assertThat(d.detail).containsIgnoringCase(detail);
+        assertThat(d.url).isNull();
     }
 
     @Test
-    void jsonObjectKeepsOtherFieldsAsMetadata() {
-        MessageDecoder.Decoded d =
-                decode("{\"url\":\" http://example.com/ \",\"depth\":2,\"from\":{\"p\":\"x\"}}");
-        assertThat(d.reason).isNull();
-        assertThat(d.url).isEqualTo("http://example.com/");
-        assertThat(d.metaJson).isEqualTo("{\"depth\":2,\"from\":{\"p\":\"x\"}}");
-        assertThat(decode("{\"url\":\"http://a/\"}").metaJson).isNull();
-    }
-
-    @Test
-    void badInputHasAReason() {
+    void bytesThatAreNotAUrl() {
         assertThat(decoder.decode(null).reason).isEqualTo(DeadLetterReason.EMPTY);
         assertThat(decoder.decode(new byte[0]).reason).isEqualTo(DeadLetterReason.EMPTY);
-        assertThat(decode(" \t ").reason).isEqualTo(DeadLetterReason.EMPTY);
         assertThat(decoder.decode(new byte[] {'h', (byte) 0xff, (byte) 0xfe}).reason)
                 .isEqualTo(DeadLetterReason.INVALID_UTF8);
+        // A UTF-8-encoded lone surrogate is not UTF-8.
+        assertThat(decoder.decode(new byte[] {'h', (byte) 0xed, (byte) 0xa0, (byte) 0x80}).reason)
+                .isEqualTo(DeadLetterReason.INVALID_UTF8);
         assertThat(decoder.decode(new byte[2000]).reason).isEqualTo(DeadLetterReason.TOO_LONG);
-        assertThat(decode("http://example.com/" + "a".repeat(100)).reason)
-                .isEqualTo(DeadLetterReason.TOO_LONG);
-        assertThat(decode("{\"url\": ").reason).isEqualTo(DeadLetterReason.BAD_JSON);
-        assertThat(decode("{\"depth\":1}").reason).isEqualTo(DeadLetterReason.MISSING_URL);
-        assertThat(decode("{\"url\":42}").reason).isEqualTo(DeadLetterReason.MISSING_URL);
-        assertThat(decode("{\"url\":\"  \"}").reason).isEqualTo(DeadLetterReason.MISSING_URL);
-        assertThat(decode("{\"url\":null}").reason).isEqualTo(DeadLetterReason.MISSING_URL);
-        MessageDecoder.Decoded d = decode("{\"url\":1}");
-        assertThat(d.detail).contains("url");
+    }
+
+    @Test
+    void metadataOverTheLimitIsLeftOutAndSaidSo() {
+        MessageDecoder.Decoded d =
+                decode("{\"url\":\"http://a/\",\"anchor\":\"" + "x".repeat(300) + "\"}");
+        assertThat(d.reason).isNull();
+        assertThat(d.url).isEqualTo("http://a/");
+        assertThat(d.metaJson).isNull();
+        assertThat(d.metaOmitted).isTrue();
+    }
+
+    /**
+     * Nesting up to {@link MessageDecoder#MAX_NESTING} is accepted, and the frontier record, which
+     * nests the metadata one level deeper, is still read by a default JSON reader; one level more
+     * is refused.
+     */
+    @Test
+    void nestingStaysWithinWhatADefaultReaderAccepts() throws Exception {
+        MessageDecoder big = new MessageDecoder(64 << 10, 100, 64 << 10);
+        int depth = MessageDecoder.MAX_NESTING;
+        String nested = "[".repeat(depth - 1) + "]".repeat(depth - 1);
+        MessageDecoder.Decoded ok =
+                big.decode(
+                        ("{\"url\":\"http://a/\",\"m\":" + nested + "}")
+                                .getBytes(StandardCharsets.UTF_8));
+        assertThat(ok.reason).isNull();
+        byte[] frontier =
+                new JsonWriter().raw("{\"meta\":").rawUtf8(ok.metaJson).raw('}').toBytes();
+        JsonNode n = new ObjectMapper().readTree(frontier); // default limits
+        assertThat(n.get("meta").get("m").isArray()).isTrue();
+
+        String deeper = "[".repeat(depth) + "]".repeat(depth);
+        MessageDecoder.Decoded refused =
+                big.decode(
+                        ("{\"url\":\"http://a/\",\"m\":" + deeper + "}")
+                                .getBytes(StandardCharsets.UTF_8));
+        assertThat(refused.reason).isEqualTo(DeadLetterReason.BAD_JSON);
     }
 }

@@ -132,14 +132,14 @@ class FirstSeenJobITCase {
                         FirstSeenJob.withJobDefaults(conf));
         DataStream<RawRecord> input =
                 env.fromSource(
-                                KafkaInput.source(settings),
+                                KafkaInput.source(settings.sourceSettings()),
                                 WatermarkStrategy.noWatermarks(),
                                 "input")
                         .map(new FailOnceAfterCheckpoint(1500))
                         .returns(TypeInformation.of(RawRecord.class));
         FirstSeenJob.Outputs out = FirstSeenJob.pipeline(settings, input);
-        out.frontier().sinkTo(KafkaOutput.frontier(settings));
-        out.deadLetters().sinkTo(KafkaOutput.deadLetters(settings));
+        out.frontier().sinkTo(KafkaOutput.frontier(settings.sinkSettings()));
+        out.deadLetters().sinkTo(KafkaOutput.deadLetters(settings.sinkSettings()));
         FailOnceAfterCheckpoint.FAILURES.set(0);
         JobExecutionResult result = env.execute("FirstSeen ITCase");
 

@@ -24,8 +24,7 @@ class HostileRecordsTest {
                                     "input.topics", "in",
                                     "frontier.topic", "out",
                                     "dead-letter.topic", "dead")));
-    private final MessageDecoder decoder =
-            new MessageDecoder(settings.maxRecordBytes(), settings.maxUrlLength());
+    private final MessageDecoder decoder = settings.messageDecoder();
 
     private DeadLetterReason rejection(byte[] value) {
         MessageDecoder.Decoded d = decoder.decode(value);

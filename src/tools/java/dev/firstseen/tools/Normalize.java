@@ -45,7 +45,7 @@ public final class Normalize {
 
     /** Normalizes every line of {@code in} to {@code out}. */
     static void run(InputStream in, PrintStream out, FirstSeenSettings s) throws IOException {
-        MessageDecoder decoder = new MessageDecoder(s.maxRecordBytes(), s.maxUrlLength());
+        MessageDecoder decoder = s.messageDecoder();
         Canonicalizer canon = s.canonicalizer();
         PartitionKeyer keyer = new PartitionKeyer(s.keyMode());
         ByteArrayOutputStream line = new ByteArrayOutputStream(256);

@@ -102,7 +102,7 @@ public final class Verify {
 
     /** Verifies the job's outputs against its input, waiting up to {@code wait} for lost URLs. */
     public static Result verify(FirstSeenSettings s, Duration wait, PrintStream progress) {
-        MessageDecoder decoder = new MessageDecoder(s.maxRecordBytes(), s.maxUrlLength());
+        MessageDecoder decoder = s.messageDecoder();
         Canonicalizer canonicalizer = s.canonicalizer();
         Set<String> expected = new HashSet<>();
         Set<Long> expectedDead = new HashSet<>();

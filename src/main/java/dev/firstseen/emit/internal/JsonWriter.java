@@ -50,30 +50,98 @@ public final class JsonWriter {
 
     /** Appends a quoted, escaped JSON string. */
     public JsonWriter string(String s) {
-        ensure(s.length() * 3 + 2);
+        string(s, Integer.MAX_VALUE);
+        return this;
+    }
+
+    /**
+     * Appends a quoted, escaped JSON string of at most {@code maxBytes} bytes between the quotes:
+     * whole characters and whole escape sequences only, so the result is always valid JSON and
+     * valid UTF-8. Returns false if {@code s} was cut.
+     */
+    public boolean string(String s, int maxBytes) {
+        if ((long) s.length() * 6 <= maxBytes) {
+            appendEscaped(s); // no character takes more than 6 bytes: nothing can be cut
+            return true;
+        }
+        ensure(2);
+        buf[len++] = '"';
+        int start = len;
+        int i = 0;
+        for (; i < s.length(); i++) {
+            int need = need(s, i);
+            if (len - start + need > maxBytes) {
+                break;
+            }
+            i = appendChar(s, i);
+        }
+        ensure(1);
+        buf[len++] = '"';
+        return i == s.length();
+    }
+
+    private void appendEscaped(String s) {
+        ensure(s.length() * 6 + 2);
         buf[len++] = '"';
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
                 buf[len++] = (byte) c;
-            } else if (c == '"' || c == '\\') {
-                buf[len++] = '\\';
-                buf[len++] = (byte) c;
-            } else if (c < 0x20) {
-                ensure(6);
-                buf[len++] = '\\';
-                buf[len++] = 'u';
-                buf[len++] = '0';
-                buf[len++] = '0';
-                buf[len++] = HEX[c >> 4];
-                buf[len++] = HEX[c & 0xF];
             } else {
-                i = utf8(s, i);
+                i = appendChar(s, i);
             }
         }
-        ensure(1);
         buf[len++] = '"';
-        return this;
+    }
+
+    /** Appends character {@code i} of {@code s}, escaped; returns the index of its last char. */
+    private int appendChar(String s, int i) {
+        ensure(6);
+        char c = s.charAt(i);
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+            buf[len++] = (byte) c;
+        } else if (c == '"' || c == '\\') {
+            buf[len++] = '\\';
+            buf[len++] = (byte) c;
+        } else if (c < 0x20) {
+            buf[len++] = '\\';
+            buf[len++] = 'u';
+            buf[len++] = '0';
+            buf[len++] = '0';
+            buf[len++] = HEX[c >> 4];
+            buf[len++] = HEX[c & 0xF];
+        } else {
+            return utf8(s, i);
+        }
+        return i;
+    }
+
+    /** Bytes that character {@code i} of {@code s} (with its low surrogate) takes in the output. */
+    private static int need(String s, int i) {
+        char c = s.charAt(i);
+        if (c < 0x20) {
+            return 6;
+        }
+        if (c < 0x80) {
+            return c == '"' || c == '\\' ? 2 : 1;
+        }
+        if (c < 0x800) {
+            return 2;
+        }
+        if (Character.isHighSurrogate(c)
+                && i + 1 < s.length()
+                && Character.isLowSurrogate(s.charAt(i + 1))) {
+            return 4;
+        }
+        return 3;
+    }
+
+    public JsonWriter bool(boolean b) {
+        return raw(b ? "true" : "false");
+    }
+
+    public JsonWriter nullValue() {
+        return raw("null");
     }
 
     private int utf8(String s, int i) {

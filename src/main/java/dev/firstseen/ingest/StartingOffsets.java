@@ -1,4 +1,4 @@
-package dev.firstseen.config;
+package dev.firstseen.ingest;
 
 /** Where the job starts reading input partitions when it has no checkpoint or savepoint. */
 public enum StartingOffsets {

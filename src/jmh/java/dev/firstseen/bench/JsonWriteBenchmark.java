@@ -1,0 +1,159 @@
+package dev.firstseen.bench;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import dev.firstseen.canonical.Canonicalization;
+import dev.firstseen.canonical.Canonicalizer;
+import dev.firstseen.emit.DeadLetterSerializer;
+import dev.firstseen.emit.FrontierSerializer;
+import dev.firstseen.ingest.MessageDecoder;
+import dev.firstseen.keying.KeyMode;
+import dev.firstseen.keying.PartitionKeyer;
+import dev.firstseen.record.DeadLetter;
+import dev.firstseen.record.DeadLetterReason;
+import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.SourcePosition;
+import dev.firstseen.tools.CrawlStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Writing the two output records as JSON: FirstSeen's serializers against a Jackson {@link
+ * JsonGenerator} that writes the same fields, created once and reused over a reused buffer (the
+ * fastest way to use Jackson for this). Frontier records are canonical crawl-stream URLs, one in
+ * four with {@code meta}; dead letters are the stream's bad records.
+ *
+ * <p>Run: {@code scripts/jmh JsonWriteBenchmark}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xmx1g", "-XX:+UseParallelGC"})
+public class JsonWriteBenchmark {
+    private static final int SIZE = 1 << 14;
+    private static final int MASK = SIZE - 1;
+
+    private FrontierRecord[] frontier;
+    private DeadLetter[] dead;
+    private int index;
+    private SerializationSchema<FrontierRecord> frontierValue;
+    private SerializationSchema<DeadLetter> deadValue;
+    private final ByteArrayBuilder buffer = new ByteArrayBuilder(512);
+    private JsonGenerator jackson;
+
+    @Setup
+    public void setup() throws Exception {
+        CrawlStream stream = new CrawlStream(42, 2000, 0.05);
+        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192, 16 << 10);
+        Canonicalizer canon = Canonicalizer.defaults();
+        PartitionKeyer keyer = new PartitionKeyer(KeyMode.DOMAIN);
+        List<FrontierRecord> ok = new ArrayList<>();
+        List<DeadLetter> bad = new ArrayList<>();
+        long offset = 0;
+        while (ok.size() < SIZE || bad.size() < SIZE) {
+            byte[] value = stream.next();
+            SourcePosition at = new SourcePosition("urls", 1, offset++, 1795000000000L + offset);
+            MessageDecoder.Decoded d = decoder.decode(value);
+            Canonicalization c = d.url == null ? null : canon.canonicalize(d.url);
+            if (c != null && c.isAccepted()) {
+                if (ok.size() < SIZE) {
+                    String meta =
+                            offset % 4 == 0 ? "{\"depth\":3,\"found_on\":\"" + d.url + "\"}" : null;
+                    ok.add(
+                            new FrontierRecord(
+                                    d.url, c.url(), keyer.keyOf(c), at.timestamp, meta, at));
+                }
+            } else if (bad.size() < SIZE) {
+                DeadLetterReason reason = d.reason != null ? d.reason : c.reason();
+                String detail = d.reason != null ? d.detail : c.detail();
+                bad.add(DeadLetter.of(value, at, reason, detail, 8192));
+            }
+        }
+        frontier = ok.toArray(new FrontierRecord[0]);
+        dead = bad.toArray(new DeadLetter[0]);
+        frontierValue = FrontierSerializer.value();
+        deadValue = DeadLetterSerializer.value(8192);
+        frontierValue.open(null);
+        deadValue.open(null);
+        jackson = new JsonFactory().createGenerator(buffer);
+    }
+
+    @Benchmark
+    public byte[] frontierFirstSeen() {
+        return frontierValue.serialize(frontier[index++ & MASK]);
+    }
+
+    @Benchmark
+    public byte[] frontierJackson() throws IOException {
+        FrontierRecord r = frontier[index++ & MASK];
+        buffer.reset();
+        JsonGenerator g = jackson;
+        g.writeStartObject();
+        g.writeStringField("url", r.url);
+        g.writeStringField("canonical", r.canonical);
+        g.writeStringField("key", r.key);
+        g.writeNumberField("first_seen", r.firstSeen);
+        g.writeObjectFieldStart("source");
+        g.writeStringField("topic", r.source.topic);
+        g.writeNumberField("partition", r.source.partition);
+        g.writeNumberField("offset", r.source.offset);
+        g.writeEndObject();
+        if (r.metaJson != null) {
+            g.writeFieldName("meta");
+            g.writeRawValue(r.metaJson);
+        }
+        g.writeEndObject();
+        g.flush();
+        return buffer.toByteArray();
+    }
+
+    @Benchmark
+    public byte[] deadLetterFirstSeen() {
+        return deadValue.serialize(dead[index++ & MASK]);
+    }
+
+    @Benchmark
+    public byte[] deadLetterJackson() throws IOException {
+        DeadLetter d = dead[index++ & MASK];
+        buffer.reset();
+        JsonGenerator g = jackson;
+        g.writeStartObject();
+        g.writeStringField("reason", d.reason);
+        g.writeStringField("detail", d.detail);
+        if (d.raw == null) {
+            g.writeNullField("raw");
+        } else {
+            g.writeStringField("raw", new String(d.raw, StandardCharsets.UTF_8));
+        }
+        g.writeNumberField("raw_length", d.rawLength);
+        g.writeBooleanField("raw_truncated", d.raw != null && d.raw.length < d.rawLength);
+        g.writeObjectFieldStart("source");
+        g.writeStringField("topic", d.source.topic);
+        g.writeNumberField("partition", d.source.partition);
+        g.writeNumberField("offset", d.source.offset);
+        g.writeNumberField("timestamp", d.source.timestamp);
+        g.writeEndObject();
+        g.writeEndObject();
+        g.flush();
+        return buffer.toByteArray();
+    }
+}
