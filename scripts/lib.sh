@@ -39,3 +39,39 @@ run_tool() {
   local main="$1"; shift
   java "-Xmx${TOOL_HEAP:-512m}" -cp "$(job_cp)" "dev.firstseen.tools.$main" "$@"
 }
+
+# The local Flink cluster (scripts/cluster) and Flink's CLI against it (scripts/flink).
+FLINK_DIR="$LOCAL/flink"
+FLINK_LIB="$FLINK_DIR/lib"
+FLINK_REST_PORT="${FIRSTSEEN_REST_PORT:-18081}"
+
+# Resolves the cluster's lib/ from scripts/flink-cluster/pom.xml, plus FirstSeen's Prometheus reporter.
+ensure_flink_lib() {
+  # Builds only if the reporter's classes are missing: a TaskManager started mid-test (say after
+  # a kill) must not wait for a rebuild of the job.
+  [[ -f "$ROOT/target/test-classes/dev/firstseen/metrics/prometheus/PrometheusReporterFactory.class" ]] \
+    || ensure_build
+  local stamp="$FLINK_LIB/.resolved"
+  if [[ ! -f "$stamp" || "$ROOT/scripts/flink-cluster/pom.xml" -nt "$stamp" ]]; then
+    log "resolving the Flink cluster's jars from Maven Central..."
+    rm -rf "$FLINK_LIB"
+    (cd "$ROOT/scripts/flink-cluster" && "${MVN[@]}" dependency:copy-dependencies \
+      -DoutputDirectory="$FLINK_LIB" -DincludeScope=runtime >&2)
+    touch "$stamp"
+  fi
+  local reporter="$FLINK_LIB/firstseen-prometheus-reporter.jar"
+  local factory="dev/firstseen/metrics/prometheus/PrometheusReporterFactory.class"
+  if [[ ! -f "$reporter" || "$ROOT/target/test-classes/$factory" -nt "$reporter" ]] \
+     || ! jar tf "$reporter" 2>/dev/null | grep -q "$factory"; then
+    [[ -f "$ROOT/target/test-classes/$factory" ]] \
+      || { log "target/test-classes has no $factory: run mvn package -DskipTests"; exit 1; }
+    (cd "$ROOT/target/test-classes" && jar cf "$reporter" dev/firstseen/metrics/prometheus \
+      META-INF/services/org.apache.flink.metrics.reporter.MetricReporterFactory)
+  fi
+  mkdir -p "$FLINK_DIR/run" "$FLINK_DIR/log" "$FLINK_DIR/tmp" "$FLINK_DIR/upload" "$FLINK_DIR/plugins"
+}
+
+flink_java_opts() {
+  sed -n 's/^env\.java\.opts\.all:[[:space:]]*//p' "$ROOT/flink-conf/config.yaml"
+}
+

@@ -3,12 +3,9 @@ package dev.firstseen.bench;
 import crawlercommons.filters.basic.BasicURLNormalizer;
 import dev.firstseen.canonical.Canonicalization;
 import dev.firstseen.canonical.Canonicalizer;
-import dev.firstseen.ingest.MessageDecoder;
 import dev.firstseen.keying.KeyMode;
 import dev.firstseen.keying.PartitionKeyer;
 import dev.firstseen.tools.CrawlStream;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -49,16 +46,8 @@ public class CanonicalizeBenchmark {
 
     @Setup
     public void setup() {
-        CrawlStream stream = new CrawlStream(42, 2000, 0.01);
-        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192, 16 << 10);
-        List<String> list = new ArrayList<>(SIZE);
-        while (list.size() < SIZE) {
-            MessageDecoder.Decoded d = decoder.decode(stream.next());
-            if (d.url != null) { // the job decodes before it canonicalizes; so do both sides here
-                list.add(d.url);
-            }
-        }
-        urls = list.toArray(new String[0]);
+        // The job decodes before it canonicalizes; so do both sides here.
+        urls = new CrawlSample(42, 0.01).decodedUrls(SIZE);
         canonicalizer = Canonicalizer.defaults();
         keyer = new PartitionKeyer(KeyMode.DOMAIN);
         crawlerCommons = new BasicURLNormalizer();

@@ -1,13 +1,8 @@
 package dev.firstseen.bench;
 
-import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.dedup.Fingerprint;
 import dev.firstseen.dedup.RecentFingerprintCache;
-import dev.firstseen.ingest.MessageDecoder;
-import dev.firstseen.tools.CrawlStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.shaded.guava33.com.google.common.hash.HashFunction;
 import org.apache.flink.shaded.guava33.com.google.common.hash.Hashing;
@@ -49,19 +44,11 @@ public class FingerprintBenchmark {
 
     @Setup
     public void setup() {
-        CrawlStream stream = new CrawlStream(42, 2000, 0);
-        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192, 16 << 10);
-        Canonicalizer canon = Canonicalizer.defaults();
-        List<String> list = new ArrayList<>(SIZE);
-        while (list.size() < SIZE) {
-            MessageDecoder.Decoded d = decoder.decode(stream.next());
-            if (d.url != null && canon.canonicalize(d.url).isAccepted()) {
-                list.add(canon.canonicalize(d.url).url());
-            }
-        }
-        canonical = list.toArray(new String[0]);
+        CrawlSample.Item[] items = new CrawlSample(42, 0).accepted(SIZE);
+        canonical = new String[SIZE];
         fingerprints = new Fingerprint[SIZE];
         for (int i = 0; i < SIZE; i++) {
+            canonical[i] = items[i].canonical().url();
             fingerprints[i] = Fingerprint.of(canonical[i]);
         }
         l1 = new RecentFingerprintCache(65536);

@@ -4,20 +4,21 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import dev.firstseen.canonical.Canonicalization;
-import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.emit.DeadLetterSerializer;
 import dev.firstseen.emit.FrontierSerializer;
 import dev.firstseen.ingest.MessageDecoder;
-import dev.firstseen.keying.KeyMode;
-import dev.firstseen.keying.PartitionKeyer;
 import dev.firstseen.record.DeadLetter;
 import dev.firstseen.record.DeadLetterReason;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.SourcePosition;
-import dev.firstseen.tools.CrawlStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.serialization.SerializationSchema;
@@ -35,8 +36,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Writing the two output records as JSON: FirstSeen's serializers against a Jackson {@link
  * JsonGenerator} that writes the same fields, created once and reused over a reused buffer (the
- * fastest way to use Jackson for this). Frontier records are canonical crawl-stream URLs, one in
- * four with {@code meta}; dead letters are the stream's bad records.
+ * fastest way to use Jackson for this). The Jackson variants do not bound their output (FirstSeen's
+ * writer stops {@code raw} and {@code meta} at a byte budget), so they do slightly less work.
+ * Frontier records are canonical crawl-stream URLs, one in four with {@code meta}; dead letters are
+ * the stream's bad records.
  *
  * <p>Run: {@code scripts/jmh JsonWriteBenchmark}
  */
@@ -59,33 +62,40 @@ public class JsonWriteBenchmark {
     private SerializationSchema<DeadLetter> deadValue;
     private final ByteArrayBuilder buffer = new ByteArrayBuilder(512);
     private JsonGenerator jackson;
+    private final CharsetDecoder utf8 =
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT);
 
     @Setup
     public void setup() throws Exception {
-        CrawlStream stream = new CrawlStream(42, 2000, 0.05);
-        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192, 16 << 10);
-        Canonicalizer canon = Canonicalizer.defaults();
-        PartitionKeyer keyer = new PartitionKeyer(KeyMode.DOMAIN);
+        CrawlSample sample = new CrawlSample(42, 0.05);
         List<FrontierRecord> ok = new ArrayList<>();
         List<DeadLetter> bad = new ArrayList<>();
         long offset = 0;
         while (ok.size() < SIZE || bad.size() < SIZE) {
-            byte[] value = stream.next();
+            CrawlSample.Item item = sample.get();
+            MessageDecoder.Decoded d = item.decoded();
             SourcePosition at = new SourcePosition("urls", 1, offset++, 1795000000000L + offset);
-            MessageDecoder.Decoded d = decoder.decode(value);
-            Canonicalization c = d.url == null ? null : canon.canonicalize(d.url);
-            if (c != null && c.isAccepted()) {
+            if (item.accepted()) {
                 if (ok.size() < SIZE) {
                     String meta =
                             offset % 4 == 0 ? "{\"depth\":3,\"found_on\":\"" + d.url + "\"}" : null;
                     ok.add(
                             new FrontierRecord(
-                                    d.url, c.url(), keyer.keyOf(c), at.timestamp, meta, at));
+                                    d.url,
+                                    item.canonical().url(),
+                                    item.key(),
+                                    at.timestamp,
+                                    meta,
+                                    at));
                 }
             } else if (bad.size() < SIZE) {
+                Canonicalization c = item.canonical();
                 DeadLetterReason reason = d.reason != null ? d.reason : c.reason();
                 String detail = d.reason != null ? d.detail : c.detail();
-                bad.add(DeadLetter.of(value, at, reason, detail, 8192));
+                bad.add(DeadLetter.of(item.value(), at, reason, detail, 8192));
             }
         }
         frontier = ok.toArray(new FrontierRecord[0]);
@@ -142,7 +152,19 @@ public class JsonWriteBenchmark {
         if (d.raw == null) {
             g.writeNullField("raw");
         } else {
-            g.writeStringField("raw", new String(d.raw, StandardCharsets.UTF_8));
+            // The same strict UTF-8 check as FirstSeen's (invalid values go out as base64), but
+            // without its byte budget: Jackson cannot stop a string at N bytes of output.
+            String text;
+            try {
+                text = utf8.reset().decode(ByteBuffer.wrap(d.raw)).toString();
+            } catch (CharacterCodingException e) {
+                text = null;
+            }
+            if (text != null) {
+                g.writeStringField("raw", text);
+            } else {
+                g.writeStringField("raw_base64", Base64.getEncoder().encodeToString(d.raw));
+            }
         }
         g.writeNumberField("raw_length", d.rawLength);
         g.writeBooleanField("raw_truncated", d.raw != null && d.raw.length < d.rawLength);

@@ -1,7 +1,5 @@
 package dev.firstseen.bench;
 
-import dev.firstseen.canonical.Canonicalization;
-import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.dedup.BlockedBloom;
 import dev.firstseen.dedup.BloomLayer;
 import dev.firstseen.dedup.DedupConfig;
@@ -9,14 +7,8 @@ import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.dedup.DedupOperator;
 import dev.firstseen.dedup.Fingerprint;
 import dev.firstseen.dedup.FingerprintSerializer;
-import dev.firstseen.ingest.MessageDecoder;
-import dev.firstseen.keying.KeyMode;
-import dev.firstseen.keying.PartitionKeyer;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.SourcePosition;
-import dev.firstseen.tools.CrawlStream;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
@@ -77,28 +69,18 @@ public class OperatorBenchmark {
 
     @Setup(Level.Trial)
     public void setup() throws Exception {
-        CrawlStream stream = new CrawlStream(42, 2000, 0);
-        MessageDecoder decoder = new MessageDecoder(1 << 16, 8192, 16 << 10);
-        Canonicalizer canon = Canonicalizer.defaults();
-        PartitionKeyer keyer = new PartitionKeyer(KeyMode.DOMAIN);
-        List<CanonicalUrl> list = new ArrayList<>(SIZE);
-        while (list.size() < SIZE) {
-            MessageDecoder.Decoded d = decoder.decode(stream.next());
-            if (d.url == null) {
-                continue;
-            }
-            Canonicalization c = canon.canonicalize(d.url);
-            if (c.isAccepted()) {
-                list.add(
-                        new CanonicalUrl(
-                                d.url,
-                                c.url(),
-                                keyer.keyOf(c),
-                                null,
-                                new SourcePosition("in", 0, 0, -1)));
-            }
+        CrawlSample.Item[] items = new CrawlSample(42, 0).accepted(SIZE);
+        records = new CanonicalUrl[SIZE];
+        for (int i = 0; i < SIZE; i++) {
+            CrawlSample.Item item = items[i];
+            records[i] =
+                    new CanonicalUrl(
+                            item.decoded().url,
+                            item.canonical().url(),
+                            item.key(),
+                            null,
+                            new SourcePosition("in", 0, 0, -1));
         }
-        records = list.toArray(new CanonicalUrl[0]);
         OneInputStreamOperator<CanonicalUrl, ?> op;
         switch (impl) {
             case "firstseen":

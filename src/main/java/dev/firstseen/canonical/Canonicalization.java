@@ -34,7 +34,7 @@ public final class Canonicalization {
         return new Canonicalization(url, host, hostType, null, null);
     }
 
-    static Canonicalization rejected(DeadLetterReason reason, String detail) {
+    public static Canonicalization rejected(DeadLetterReason reason, String detail) {
         return new Canonicalization(null, null, null, reason, detail);
     }
 

@@ -81,11 +81,41 @@ public final class Canonicalizer implements Serializable {
         return new Canonicalizer(Set.of("http", "https"), 8192);
     }
 
+    /**
+     * The IDNA implementation canonical hosts depend on: ICU4J's version and its Unicode version. A
+     * new Unicode version can map some hosts differently, so the job records this in its state and
+     * refuses a restore with another one (see the README, Recovery).
+     */
+    public static String idnaVersion() {
+        return "icu4j-"
+                + com.ibm.icu.util.VersionInfo.ICU_VERSION
+                + "/unicode-"
+                + com.ibm.icu.lang.UCharacter.getUnicodeVersion();
+    }
+
+    /**
+     * {@code url} as a browser reads it before parsing: leading and trailing C0 controls and spaces
+     * removed, and tabs and newlines inside (WHATWG basic URL parser, steps 1 and 3). The
+     * frontier's {@code url}, the one to fetch, is this form of the input: a trailing NUL or line
+     * feed would break a fetcher's own parser, and no browser would send it.
+     */
+    public static String fetchable(String url) {
+        return WhitespaceRule.apply(url);
+    }
+
+    /**
+     * The canonical form of {@code input}, or why it has none. Total: any exception a rule or a
+     * library throws on some input becomes a rejection ({@link DeadLetterReason#UNPROCESSABLE}),
+     * never an exception that would fail and restart the job on the same record forever.
+     */
     public Canonicalization canonicalize(String input) {
         try {
             return run(input);
         } catch (Rejected r) {
             return Canonicalization.rejected(r.reason, r.getMessage());
+        } catch (RuntimeException | StackOverflowError e) {
+            return Canonicalization.rejected(
+                    DeadLetterReason.UNPROCESSABLE, "canonicalizer failed: " + e);
         }
     }
 
@@ -152,7 +182,19 @@ public final class Canonicalizer implements Serializable {
         int pathStart = out.length();
         PathRule.apply(s, authEnd, pathEnd, out);
         if (pathRules) {
-            String path = PathOptInRules.apply(out.substring(pathStart), profile);
+            // An opt-in rule can leave a dot segment behind ("/%2e;jsessionid=x" becomes "/."):
+            // apply the path rule again until neither changes anything, so that the canonical
+            // form is a fixed point. Each round makes the path shorter, so this ends.
+            String path = out.substring(pathStart);
+            for (int round = 0; round < 16; round++) {
+                String rewritten = PathOptInRules.apply(path, profile);
+                if (rewritten.equals(path)) {
+                    break;
+                }
+                StringBuilder again = new StringBuilder(rewritten.length());
+                PathRule.apply(rewritten, 0, rewritten.length(), again);
+                path = again.toString();
+            }
             out.setLength(pathStart);
             out.append(path);
         }

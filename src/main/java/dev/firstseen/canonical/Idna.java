@@ -1,6 +1,7 @@
 package dev.firstseen.canonical;
 
 import com.ibm.icu.text.IDNA;
+import com.ibm.icu.util.ICUInputTooLongException;
 import dev.firstseen.record.DeadLetterReason;
 import java.util.EnumSet;
 import java.util.Set;
@@ -31,7 +32,20 @@ final class Idna {
 
     static String toAscii(String host) throws Rejected {
         IDNA.Info info = new IDNA.Info();
-        StringBuilder out = UTS46.nameToASCII(host, new StringBuilder(host.length() + 8), info);
+        StringBuilder out;
+        try {
+            out = UTS46.nameToASCII(host, new StringBuilder(host.length() + 8), info);
+        } catch (ICUInputTooLongException e) {
+            // Punycode refuses labels of more than 1,000 code points before any length check of
+            // ours could run; such a host is far over 253 characters anyway.
+            throw new Rejected(
+                    DeadLetterReason.HOST_TOO_LONG,
+                    "a host label is too long for IDNA (" + host.length() + " characters of host)");
+        } catch (RuntimeException e) {
+            throw new Rejected(
+                    DeadLetterReason.BAD_HOST,
+                    "IDNA conversion failed: " + e.getClass().getSimpleName());
+        }
         for (IDNA.Error e : info.getErrors()) {
             if (!IGNORED.contains(e)) {
                 throw new Rejected(DeadLetterReason.BAD_HOST, "IDNA conversion failed: " + e);

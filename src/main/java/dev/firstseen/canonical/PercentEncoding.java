@@ -5,7 +5,9 @@ package dev.firstseen.canonical;
  * 2.4 and 6.2.2.2; WHATWG percent-encode sets).
  *
  * <ul>
- *   <li>an escape of an unreserved character ({@code ALPHA DIGIT - . _ ~}) is decoded;
+ *   <li>an escape of an unreserved character ({@code ALPHA DIGIT - . _ ~}) is decoded, unless the
+ *       decoded hex digit would spell a new escape with a lone '%' before it ({@code %%36%31}
+ *       stays, it does not become {@code %61});
  *   <li>every other escape keeps its meaning and gets upper-case hex digits: {@code %2f} becomes
  *       {@code %2F}, and {@code %25}, {@code %26}, {@code %3B}, {@code %23} stay escaped;
  *   <li>characters the component's encode set names, and every non-ASCII character, are written as
@@ -66,7 +68,7 @@ final class PercentEncoding {
                     continue;
                 }
                 int v = (hi << 4) | lo;
-                if (v < 128 && UNRESERVED[v]) {
+                if (v < 128 && UNRESERVED[v] && !wouldFormEscape(out, (char) v)) {
                     out.append((char) v);
                 } else {
                     appendEscape(out, v);
@@ -82,6 +84,20 @@ final class PercentEncoding {
                 i = appendUtf8(s, i, to, out);
             }
         }
+    }
+
+    /**
+     * True if appending the hex digit {@code c} after a lone '%' (or a lone '%' and one hex digit)
+     * already in {@code out} would spell a new escape: "%%36%31" must not become "%61", which the
+     * next pass would read as "a". Such an escape stays escaped, so canon(canon(u)) = canon(u).
+     */
+    private static boolean wouldFormEscape(StringBuilder out, char c) {
+        if (hexValue(c) < 0) {
+            return false;
+        }
+        int n = out.length();
+        return (n >= 1 && out.charAt(n - 1) == '%')
+                || (n >= 2 && out.charAt(n - 2) == '%' && hexValue(out.charAt(n - 1)) >= 0);
     }
 
     static int hexValue(char c) {

@@ -239,6 +239,19 @@ public final class FirstSeenOptions {
                                     + " mode differ from the state's, accepting that URLs seen"
                                     + " before may be emitted again.");
 
+    public static final ConfigOption<Boolean> METRICS_ACCUMULATORS =
+            ConfigOptions.key("metrics.accumulators")
+                    .booleanType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Also keep every FirstSeen counter as a Flink accumulator, so that the"
+                                    + " job result of a finished run carries the totals (the"
+                                    + " local runner and the benchmarks print them). Default: on"
+                                    + " when input.bounded is true, off otherwise: a running"
+                                    + " job reports accumulators to the JobManager with every"
+                                    + " heartbeat for its whole life, and the metrics carry"
+                                    + " the same figures.");
+
     /** All options, for validation and documentation. */
     public static final List<ConfigOption<?>> ALL =
             List.of(
@@ -266,5 +279,6 @@ public final class FirstSeenOptions {
                     FALSE_POSITIVE_RATE,
                     FILTER_CACHE_SIZE,
                     RECENT_CACHE_ENTRIES,
-                    ALLOW_SETTINGS_CHANGE);
+                    ALLOW_SETTINGS_CHANGE,
+                    METRICS_ACCUMULATORS);
 }

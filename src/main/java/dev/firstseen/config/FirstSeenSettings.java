@@ -13,6 +13,7 @@ import dev.firstseen.ingest.MessageDecoder;
 import dev.firstseen.ingest.SourceSettings;
 import dev.firstseen.ingest.StartingOffsets;
 import dev.firstseen.keying.KeyMode;
+import dev.firstseen.keying.PartitionKeyer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -166,6 +167,25 @@ public final class FirstSeenSettings {
                     "'dedup.bloom.false-positive-rate' is "
                             + p
                             + "; it must be between 1e-9 and 0.5 (e.g. 0.01)");
+        }
+        if (problems.isEmpty()) {
+            String sizing =
+                    DedupConfig.builder()
+                            .mode(conf.get(DEDUP_MODE))
+                            .expectedUrlsPerKey(conf.get(EXPECTED_URLS_PER_KEY))
+                            .falsePositiveRate(p)
+                            .build()
+                            .sizingProblem();
+            if (sizing != null) {
+                problems.add(
+                        "'dedup.bloom.expected-urls-per-key' "
+                                + conf.get(EXPECTED_URLS_PER_KEY)
+                                + " at 'dedup.bloom.false-positive-rate' "
+                                + p
+                                + " gives each new key a filter larger than one layer can be ("
+                                + sizing
+                                + "); lower the expected URLs per key or raise the rate");
+            }
         }
         if (conf.get(FILTER_CACHE_SIZE).getBytes() < 1 << 20) {
             problems.add("'dedup.bloom.cache-size' must be at least 1 mb");
@@ -365,7 +385,11 @@ public final class FirstSeenSettings {
                 .filterCacheBytes(conf.get(FILTER_CACHE_SIZE).getBytes())
                 .recentCacheEntries(conf.get(RECENT_CACHE_ENTRIES))
                 .guarded("canonical.profile", canonicalizer().profile().id())
+                .guarded("canonical.idna", Canonicalizer.idnaVersion())
                 .guarded("keying.mode", keyMode().name())
+                .guarded(
+                        "keying.public-suffix-list",
+                        keyMode() == KeyMode.DOMAIN ? PartitionKeyer.suffixListVersion() : "unused")
                 .allowGuardedChange(conf.get(ALLOW_SETTINGS_CHANGE))
                 .build();
     }

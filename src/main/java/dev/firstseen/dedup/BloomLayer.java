@@ -32,7 +32,7 @@ public final class BloomLayer {
         if (blocksPerPage < 1 || blocksPerPage > MAX_BLOCKS_PER_PAGE) {
             throw new IllegalArgumentException("blocksPerPage out of range: " + blocksPerPage);
         }
-        if (hashes < 1 || hashes > 64) {
+        if (hashes < 1 || hashes > BloomMath.MAX_HASHES) {
             throw new IllegalArgumentException("hashes out of range: " + hashes);
         }
         this.pages = pages;
@@ -70,6 +70,27 @@ public final class BloomLayer {
         return known.copy();
     }
 
+    /**
+     * {@link #sized(long, double, double)}, or null if the layer would need more than {@link
+     * #MAX_PAGES} pages (16 GiB): a key's filter cannot grow that far.
+     */
+    static BloomLayer sizedOrNull(long capacity, double fpp, double fromFill) {
+        try {
+            return sized(capacity, fpp, fromFill);
+        } catch (TooLarge e) {
+            return null;
+        }
+    }
+
+    /** A layer beyond {@link #MAX_PAGES}. */
+    static final class TooLarge extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        TooLarge(String message) {
+            super(message);
+        }
+    }
+
     private record SizeKey(long capacity, double fpp, double fromFill) {}
 
     private static final int MAX_SIZED = 4096;
@@ -81,7 +102,7 @@ public final class BloomLayer {
         // Spread the blocks evenly: 22 blocks make 2 pages of 11, not 2 of 16.
         int perPage = (int) ((blocks + pages - 1) / pages);
         if (pages > MAX_PAGES) {
-            throw new IllegalArgumentException(
+            throw new TooLarge(
                     String.format(
                             Locale.ROOT,
                             "A Bloom layer for %d URLs at rate %s needs %d pages, more than %d",

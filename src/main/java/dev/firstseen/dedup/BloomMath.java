@@ -48,6 +48,12 @@ public final class BloomMath {
      */
     public static final double EXACT_FROM_FILL = 1.0 / REBUILD_GROWTH;
 
+    /**
+     * Most hash functions per item. Very low rates on few items in whole 512-bit blocks would ask
+     * for more (one item in one block at 1e-8 "wants" 355); capped, the sizing adds bits instead.
+     */
+    public static final int MAX_HASHES = 64;
+
     /** Fills at which {@link #meanBlockedFpp} evaluates the rate (midpoints of equal steps). */
     private static final int MEAN_POINTS = 16;
 
@@ -85,9 +91,9 @@ public final class BloomMath {
 
     /** Hash count that minimizes {@link #blockedFpp} for n items in m bits. */
     public static int blockedHashes(long n, long m, int blockBits) {
-        int best = optimalHashes(n, m);
+        int best = Math.min(MAX_HASHES, optimalHashes(n, m));
         double bestFpp = blockedFpp(n, m, best, blockBits);
-        for (int k = Math.max(1, best - 3); k <= Math.min(64, best + 3); k++) {
+        for (int k = Math.max(1, best - 3); k <= Math.min(MAX_HASHES, best + 3); k++) {
             double f = blockedFpp(n, m, k, blockBits);
             if (f < bestFpp) {
                 best = k;
@@ -120,8 +126,13 @@ public final class BloomMath {
             return blockedHashes(n, m, blockBits);
         }
         // The best k for the mean lies between the best k at the end and at the start of the fill.
-        int lo = Math.max(1, optimalHashes(n, m) - 1);
-        int hi = Math.min(64, optimalHashes(Math.max(1, (long) (n * fromFill)), m) + 1);
+        int lo = Math.min(MAX_HASHES, Math.max(1, optimalHashes(n, m) - 1));
+        int hi =
+                Math.max(
+                        lo,
+                        Math.min(
+                                MAX_HASHES,
+                                optimalHashes(Math.max(1, (long) (n * fromFill)), m) + 1));
         int best = lo;
         double bestFpp = meanBlockedFpp(n, fromFill, m, lo, blockBits);
         for (int k = lo + 1; k <= hi; k++) {

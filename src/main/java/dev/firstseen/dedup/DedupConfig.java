@@ -39,6 +39,24 @@ public record DedupConfig(
         return new Builder();
     }
 
+    /**
+     * Why a key's first Bloom filter cannot be built with these settings, or null if it can. Every
+     * later layer degrades instead of failing (see {@code FilterMeta.grow}), but the first one is
+     * built for every new key, so settings it cannot honour must be refused at start.
+     */
+    public String sizingProblem() {
+        try {
+            if (mode == DedupMode.EXACT) {
+                FilterMeta.createSingle(expectedUrlsPerKey, falsePositiveRate);
+            } else {
+                FilterMeta.create(expectedUrlsPerKey, falsePositiveRate);
+            }
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
     /** A builder with the defaults of the job's options. */
     public static final class Builder {
         private DedupMode mode = DedupMode.EXACT;

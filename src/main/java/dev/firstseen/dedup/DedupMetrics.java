@@ -20,6 +20,7 @@ final class DedupMetrics {
     final Counter pagesLoaded;
     final Counter filterRebuilds;
     final Counter filterRebuildReads;
+    final Counter filterSaturated;
     private final MetricGroup group;
 
     DedupMetrics(RuntimeContext ctx, MetricGroup operatorGroup) {
@@ -35,6 +36,7 @@ final class DedupMetrics {
         pagesLoaded = counter(ctx, FirstSeenMetrics.PAGES_LOADED);
         filterRebuilds = counter(ctx, FirstSeenMetrics.FILTER_REBUILDS);
         filterRebuildReads = counter(ctx, FirstSeenMetrics.FILTER_REBUILD_READS);
+        filterSaturated = counter(ctx, FirstSeenMetrics.FILTER_SATURATED);
     }
 
     private Counter counter(RuntimeContext ctx, String name) {

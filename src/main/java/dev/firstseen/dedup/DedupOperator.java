@@ -164,6 +164,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         metrics.gauge("filterCacheKeys", cache::keys);
         metrics.gauge("filterCachePages", cache::pages);
         metrics.gauge("pagesFlushedLastCheckpoint", () -> lastFlushPages);
+        // The configured rate beside the measured one, so an alert can compare the two.
+        metrics.gauge("configuredFalsePositiveRate", config::falsePositiveRate);
         BloomLayer first = newFilter().layer(0);
         LOG.info(
                 "Dedup mode {}: Bloom filter per key starts at {} URLs, {} bytes ({}), target"
@@ -235,12 +237,34 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     }
 
     private void insert(KeyFilter f, Fingerprint fp) throws Exception {
-        if (exact != null && f.meta.isFull()) {
+        if (exact != null && f.meta.isFull() && !f.meta.saturated) {
             rebuild(f);
         }
+        boolean wasSaturated = f.meta.saturated;
         if (f.insert(fp, loader)) {
             LOG.debug("Bloom filter of key {} grew to {}", f.key, f.meta);
         }
+        if (f.meta.saturated && !wasSaturated) {
+            saturated(f);
+        }
+    }
+
+    /** A key's filter reached its size limit: say so once; its rate rises from now on. */
+    private void saturated(KeyFilter f) {
+        metrics.filterSaturated.inc();
+        LOG.warn(
+                "Bloom filter of key {} cannot grow past {} ({} URLs; at most {} layers of {}"
+                        + " pages): it keeps filling its newest layer, so its rate rises above"
+                        + " {}{}",
+                f.key,
+                f.meta,
+                f.meta.count(),
+                BloomLayer.MAX_LAYERS,
+                BloomLayer.MAX_PAGES,
+                f.meta.targetFpp,
+                exact != null
+                        ? " (more exact-store reads, no wrong answers)"
+                        : " (more new URLs dropped as duplicates)");
     }
 
     /**
@@ -251,10 +275,15 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         long start = System.nanoTime();
         long before = f.meta.count();
         BloomLayer layer =
-                BloomLayer.sized(
+                BloomLayer.sizedOrNull(
                         BloomMath.rebuildCapacity(f.meta.initialCapacity, before),
                         f.meta.targetFpp,
                         BloomMath.EXACT_FROM_FILL);
+        if (layer == null) {
+            f.meta.saturated = true;
+            saturated(f);
+            return;
+        }
         pages.clear(); // the current key is f's key: insert() runs for the record's own key
         long read = f.rebuild(layer, exact.fingerprints());
         metrics.filterRebuilds.inc();

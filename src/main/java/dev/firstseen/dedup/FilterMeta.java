@@ -14,6 +14,12 @@ public final class FilterMeta {
     public final double targetFpp;
     final List<BloomLayer> layers;
 
+    /**
+     * Set when the filter could not grow (see {@link #grow()}); not stored, so a restored filter
+     * tries once more.
+     */
+    boolean saturated;
+
     FilterMeta(byte strategy, long initialCapacity, double targetFpp, List<BloomLayer> layers) {
         this.strategy = strategy;
         this.initialCapacity = initialCapacity;
@@ -58,16 +64,27 @@ public final class FilterMeta {
         return layers.get(i);
     }
 
-    /** Adds the next, larger and tighter layer; returns its index. */
+    /**
+     * Adds the next, larger and tighter layer and returns its index; or, if the filter already has
+     * {@link BloomLayer#MAX_LAYERS} layers or the next one would exceed {@link
+     * BloomLayer#MAX_PAGES} pages, marks the filter {@link #saturated} and returns -1. A saturated
+     * filter keeps filling its newest layer, whose rate then rises above the target: more RocksDB
+     * reads in exact mode, more dropped URLs in approximate mode, never an error.
+     */
     int grow() {
         int i = layers.size();
-        if (i >= BloomLayer.MAX_LAYERS) {
-            throw new IllegalStateException("Bloom filter reached " + i + " layers");
+        BloomLayer next =
+                i >= BloomLayer.MAX_LAYERS
+                        ? null
+                        : BloomLayer.sizedOrNull(
+                                BloomMath.layerCapacity(initialCapacity, i),
+                                BloomMath.layerFpp(targetFpp, i),
+                                1.0);
+        if (next == null) {
+            saturated = true;
+            return -1;
         }
-        layers.add(
-                BloomLayer.sized(
-                        BloomMath.layerCapacity(initialCapacity, i),
-                        BloomMath.layerFpp(targetFpp, i)));
+        layers.add(next);
         return i;
     }
 

@@ -42,15 +42,18 @@ final class KeyFilter {
     }
 
     /**
-     * Inserts {@code fp} into the newest layer, first adding a layer if that one is full. Returns
-     * true if a layer was added.
+     * Inserts {@code fp} into the newest layer, first adding a layer if that one is full and the
+     * filter can still grow (see {@link FilterMeta#grow()}). Returns true if a layer was added.
      */
     boolean insert(Fingerprint fp, PageSource source) throws Exception {
         int layer = meta.layerCount() - 1;
         boolean grew = false;
-        if (meta.layer(layer).isFull()) {
-            layer = grow();
-            grew = true;
+        if (meta.layer(layer).isFull() && !meta.saturated) {
+            int next = grow();
+            if (next >= 0) {
+                layer = next;
+                grew = true;
+            }
         }
         BloomLayer g = meta.layer(layer);
         byte[] p = pageForWrite(layer, BlockedBloom.page(fp, layer, g), source);
@@ -120,9 +123,12 @@ final class KeyFilter {
         return p;
     }
 
-    /** Adds the next layer to the metadata and the page table. */
+    /** Adds the next layer to the metadata and the page table; -1 if the filter is saturated. */
     int grow() {
         int layer = meta.grow();
+        if (layer < 0) {
+            return -1;
+        }
         byte[][][] p = new byte[layer + 1][][];
         System.arraycopy(pages, 0, p, 0, pages.length);
         BitSet[] d = new BitSet[layer + 1];

@@ -9,8 +9,10 @@ import java.util.TreeMap;
 /**
  * Compares the guarded settings a restored job was checkpointed with against the current ones. A
  * different canonicalization profile or key mode would look up every known URL under a different
- * identity or key and re-emit it; switching from approximate to exact would consult an exact store
- * that was never written. Both are refused with a message saying what to do.
+ * identity or key and re-emit it; another IDNA (ICU, Unicode) version or public suffix list can do
+ * that to some URLs. State written before a setting was recorded is not checked for it; switching
+ * from approximate to exact would consult an exact store that was never written. Both are refused
+ * with a message saying what to do.
  */
 final class SettingsGuard {
     private SettingsGuard() {}
@@ -18,6 +20,8 @@ final class SettingsGuard {
     static final String PROFILE = "canonical.profile";
     static final String KEY_MODE = "keying.mode";
     static final String DEDUP_MODE = "dedup.mode";
+    static final String IDNA = "canonical.idna";
+    static final String SUFFIX_LIST = "keying.public-suffix-list";
 
     static List<String> encode(Map<String, String> settings) {
         List<String> out = new ArrayList<>();
@@ -49,6 +53,21 @@ final class SettingsGuard {
                                 "'%s' was '%s' when the state was written and is '%s' now: every"
                                         + " URL seen so far would be looked up under a different"
                                         + " identity and emitted again",
+                                key,
+                                before,
+                                now));
+            }
+        }
+        for (String key : List.of(IDNA, SUFFIX_LIST)) {
+            String before = previous.get(key);
+            String now = current.get(key);
+            if (before != null && now != null && !before.equals(now)) {
+                problems.add(
+                        String.format(
+                                Locale.ROOT,
+                                "'%s' was '%s' when the state was written and is '%s' now (a"
+                                        + " library upgrade): some URLs may get another"
+                                        + " canonical form or key and be emitted again",
                                 key,
                                 before,
                                 now));

@@ -83,7 +83,20 @@ public final class MessageDecoder implements Serializable {
         this.maxMetaBytes = maxMetaBytes;
     }
 
+    /**
+     * Decodes one record value. Total: an exception from the parser or any other library on some
+     * input becomes {@link DeadLetterReason#UNPROCESSABLE}, never an exception that would fail the
+     * job on the same record again after every restart.
+     */
     public Decoded decode(byte[] value) {
+        try {
+            return decodeOrThrow(value);
+        } catch (RuntimeException | StackOverflowError e) {
+            return Decoded.fail(DeadLetterReason.UNPROCESSABLE, "decoder failed: " + e);
+        }
+    }
+
+    private Decoded decodeOrThrow(byte[] value) {
         if (value == null || value.length == 0) {
             return Decoded.fail(
                     DeadLetterReason.EMPTY, value == null ? "null value" : "empty value");

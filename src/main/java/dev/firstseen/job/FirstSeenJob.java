@@ -1,5 +1,6 @@
 package dev.firstseen.job;
 
+import dev.firstseen.config.FirstSeenOptions;
 import dev.firstseen.config.FirstSeenSettings;
 import dev.firstseen.dedup.DedupOperator;
 import dev.firstseen.emit.KafkaOutput;
@@ -7,12 +8,15 @@ import dev.firstseen.ingest.DecodeFunction;
 import dev.firstseen.ingest.KafkaInput;
 import dev.firstseen.keying.CanonicalizeAndKeyFunction;
 import dev.firstseen.keying.PartitionKeyer;
+import dev.firstseen.metrics.FirstSeenMetrics;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.DeadLetter;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.RawRecord;
 import dev.firstseen.record.UrlMessage;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -127,7 +131,8 @@ public final class FirstSeenJob {
     /**
      * Flink options FirstSeen sets unless the configuration does: a checkpoint interval (the
      * exactly-once sink commits only on checkpoints) and object reuse (the stages hand records on
-     * and never keep them).
+     * and never keep them). It also passes {@code metrics.accumulators} to the operators as a
+     * global job parameter (see {@link FirstSeenMetrics#ACCUMULATORS_PARAMETER}).
      */
     public static Configuration withJobDefaults(Configuration conf) {
         Configuration c = new Configuration(conf);
@@ -137,6 +142,14 @@ public final class FirstSeenJob {
         if (!c.contains(PipelineOptions.OBJECT_REUSE)) {
             c.set(PipelineOptions.OBJECT_REUSE, true);
         }
+        boolean accumulators =
+                c.getOptional(FirstSeenOptions.METRICS_ACCUMULATORS)
+                        .orElse(c.get(FirstSeenOptions.BOUNDED));
+        Map<String, String> params =
+                new HashMap<>(
+                        c.getOptional(PipelineOptions.GLOBAL_JOB_PARAMETERS).orElse(Map.of()));
+        params.put(FirstSeenMetrics.ACCUMULATORS_PARAMETER, Boolean.toString(accumulators));
+        c.set(PipelineOptions.GLOBAL_JOB_PARAMETERS, params);
         return c;
     }
 

@@ -43,20 +43,34 @@ public class CanonicalizeAndKeyFunction extends ProcessFunction<UrlMessage, Cano
     public void processElement(UrlMessage in, Context ctx, Collector<CanonicalUrl> out) {
         Canonicalization c = canonicalizer.canonicalize(in.url);
         if (!c.isAccepted()) {
-            DeadLetterReason reason = c.reason();
-            deadLetters.inc(reason);
-            ctx.output(
-                    DeadLetter.TAG,
-                    DeadLetter.of(
-                            in.url.getBytes(StandardCharsets.UTF_8),
-                            in.source,
-                            reason,
-                            c.detail(),
-                            maxDeadLetterRawBytes));
+            deadLetter(in, ctx, c.reason(), c.detail());
             return;
         }
-        CanonicalUrl u = new CanonicalUrl(in.url, c.url(), keyer.keyOf(c), in.metaJson, in.source);
+        String key;
+        try {
+            key = keyer.keyOf(c);
+        } catch (RuntimeException e) {
+            // The public suffix lookup is a library's: whatever it throws on some host must not
+            // fail the job on that record after every restart.
+            deadLetter(in, ctx, DeadLetterReason.UNPROCESSABLE, "keying failed: " + e);
+            return;
+        }
+        CanonicalUrl u =
+                new CanonicalUrl(
+                        Canonicalizer.fetchable(in.url), c.url(), key, in.metaJson, in.source);
         u.metaOmitted = in.metaOmitted;
         out.collect(u);
+    }
+
+    private void deadLetter(UrlMessage in, Context ctx, DeadLetterReason reason, String detail) {
+        deadLetters.inc(reason);
+        ctx.output(
+                DeadLetter.TAG,
+                DeadLetter.of(
+                        in.url.getBytes(StandardCharsets.UTF_8),
+                        in.source,
+                        reason,
+                        detail,
+                        maxDeadLetterRawBytes));
     }
 }

@@ -2,7 +2,12 @@ package dev.firstseen.keying;
 
 import crawlercommons.domains.EffectiveTldFinder;
 import dev.firstseen.canonical.Canonicalization;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.Serializable;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 /**
  * Derives the partition key of a canonical URL from its host. The key decides which subtask holds
@@ -33,5 +38,31 @@ public final class PartitionKeyer implements Serializable {
 
     public KeyMode mode() {
         return mode;
+    }
+
+    /**
+     * Identifies the public suffix list domain keys come from: the SHA-256 (first 16 hex digits) of
+     * the list crawler-commons ships. Another list can key some hosts differently, so the job
+     * records this in its state and refuses a restore with another one (see the README, Recovery).
+     */
+    public static String suffixListVersion() {
+        return SuffixListVersion.ID;
+    }
+
+    private static final class SuffixListVersion {
+        static final String ID = compute();
+
+        private static String compute() {
+            try (InputStream in =
+                    EffectiveTldFinder.class.getResourceAsStream("/effective_tld_names.dat")) {
+                if (in == null) {
+                    return "unknown";
+                }
+                byte[] digest = MessageDigest.getInstance("SHA-256").digest(in.readAllBytes());
+                return "sha256:" + HexFormat.of().formatHex(digest, 0, 8);
+            } catch (IOException | NoSuchAlgorithmException e) {
+                return "unknown";
+            }
+        }
     }
 }

@@ -6,9 +6,12 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
- * Names and registration of FirstSeen's counters. Each counter is both a Flink metric, under the
- * operator's group {@code firstseen} (web UI, Prometheus), and an accumulator of the same name, so
- * that a finished bounded run can print its totals from the job result.
+ * Names and registration of FirstSeen's counters. Each counter is a Flink metric, under the
+ * operator's group {@code firstseen} (web UI, Prometheus). Unless the global job parameter {@link
+ * #ACCUMULATORS_PARAMETER} is {@code false}, it is also an accumulator of the same name, so that a
+ * finished bounded run can print its totals from the job result. The job turns accumulators off for
+ * unbounded input (option {@code metrics.accumulators}): they would travel to the JobManager with
+ * every heartbeat for the job's whole life and tell nothing the metrics do not.
  */
 public final class FirstSeenMetrics {
     private FirstSeenMetrics() {}
@@ -29,6 +32,7 @@ public final class FirstSeenMetrics {
     public static final String PAGES_LOADED = "pagesLoaded";
     public static final String FILTER_REBUILDS = "filterRebuilds";
     public static final String FILTER_REBUILD_READS = "filterRebuildReads";
+    public static final String FILTER_SATURATED = "filterSaturated";
 
     /** Accumulator only: heap held by the Bloom page cache when a bounded run finished. */
     public static final String FILTER_BYTES_AT_END = "filterBytesAtEnd";
@@ -47,9 +51,18 @@ public final class FirstSeenMetrics {
         return DEAD_LETTERS + "." + reasonCode + "." + stage;
     }
 
-    /** Registers a counter as a metric in {@code group} and an accumulator named {@code name}. */
+    /** Global job parameter: {@code false} registers counters as metrics only. */
+    public static final String ACCUMULATORS_PARAMETER = "firstseen.metrics.accumulators";
+
+    /**
+     * Registers a counter as a metric in {@code group} and, unless the job turned accumulators off,
+     * an accumulator named {@code name}.
+     */
     public static Counter counter(
             RuntimeContext ctx, MetricGroup group, String metric, String name) {
+        if ("false".equals(ctx.getGlobalJobParameters().get(ACCUMULATORS_PARAMETER))) {
+            return group.counter(metric);
+        }
         LongCounter acc = new LongCounter();
         ctx.addAccumulator(name, acc);
         return group.counter(metric, new AccumulatingCounter(acc));

@@ -26,7 +26,12 @@ public enum DeadLetterReason {
     /** Port that is not a number from 0 to 65535. */
     BAD_PORT("bad-port"),
     /** The canonical form is longer than {@code canonical.max-url-length}. */
-    CANONICAL_TOO_LONG("canonical-too-long");
+    CANONICAL_TOO_LONG("canonical-too-long"),
+    /**
+     * A stage threw on this record: the detail names the exception. Never expected; the record is
+     * kept here instead of failing the job, and is worth a bug report.
+     */
+    UNPROCESSABLE("unprocessable");
 
     private final String code;
 

@@ -2,6 +2,7 @@ package dev.firstseen.canonical;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firstseen.record.DeadLetterReason;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -81,8 +82,24 @@ class CanonicalizerPropertyTest {
         "x\ny",
         "index.html",
         "?",
-        "#"
+        "#",
+        // A lone '%' beside escaped hex digits (issue 12.5: the generator could not form these,
+        // so the idempotence property passed while 402 of 2 M inputs broke it).
+        "%%36%31",
+        "%3%619",
+        "%%32e",
+        "%%",
+        "%2",
+        "%4",
+        "%%3",
+        "%6%31",
+        "%2e;jsessionid=x",
+        "%2E%2e;jsessionid=y"
     };
+
+    /** Units repeated into host labels longer than IDNA accepts (issue 12.2). */
+    private static final String[] LONG_LABEL_UNITS = {"\u00fc", "%C3%BC", "\u00df", "a", "\u00ad"};
+
     private static final String[] PARAMS = {
         "a=1",
         "b=2",
@@ -120,10 +137,18 @@ class CanonicalizerPropertyTest {
         if (r.nextInt(10) == 0) {
             sb.append("user:pw@");
         }
-        sb.append(pick(r, HOSTS)).append(pick(r, PORTS));
+        if (r.nextInt(40) == 0) {
+            sb.append(pick(r, LONG_LABEL_UNITS).repeat(900 + r.nextInt(300))).append(".com");
+        } else {
+            sb.append(pick(r, HOSTS));
+        }
+        sb.append(pick(r, PORTS));
         int segs = r.nextInt(6);
         for (int i = 0; i < segs; i++) {
             sb.append(r.nextInt(8) == 0 ? "\\" : "/").append(pick(r, SEGMENTS));
+            if (r.nextInt(4) == 0) {
+                sb.append(pick(r, SEGMENTS)); // fragments side by side: "%" next to "%36"
+            }
         }
         if (r.nextBoolean()) {
             sb.append('?');
@@ -160,7 +185,11 @@ class CanonicalizerPropertyTest {
             String in = randomInput(r);
             Canonicalization first = c.canonicalize(in);
             if (!first.isAccepted()) {
-                assertThat(first.reason()).as(in).isNotNull();
+                // A rule or library that throws is caught as "unprocessable": none may.
+                assertThat(first.reason())
+                        .as(in)
+                        .isNotNull()
+                        .isNotEqualTo(DeadLetterReason.UNPROCESSABLE);
                 continue;
             }
             accepted++;

@@ -28,6 +28,61 @@ class CanonicalizerTest {
         assertThat(c.detail()).isNotBlank();
     }
 
+    /**
+     * Issue 12.2: ICU threw ICUInputTooLongException on a host label of more than 1,000 code points
+     * with any non-ASCII character, before the length checks, and the exception restarted the job
+     * on the same record forever.
+     */
+    @Test
+    void hostsTooLongForIdnaAreRejectedNotThrown() {
+        Canonicalizer c = Canonicalizer.defaults();
+        for (String url :
+                new String[] {
+                    "http://" + "\u00fc".repeat(1001) + ".com/",
+                    "http://" + "%C3%BC".repeat(1001) + ".com/",
+                    "http://a" + "\u00fc".repeat(5000) + "/",
+                    "https://x." + "\u00df".repeat(1200) + ".de/p"
+                }) {
+            Canonicalization r = c.canonicalize(url);
+            assertThat(r.isAccepted()).as(url.substring(0, 20)).isFalse();
+            assertThat(r.reason()).isEqualTo(DeadLetterReason.HOST_TOO_LONG);
+        }
+        // Soft hyphens are mapped away before Punycode sees the label: a long input host that
+        // is short after mapping stays valid, as in browsers.
+        Canonicalization mapped = c.canonicalize("http://" + "\u00ad".repeat(1500) + "\u00fc.com/");
+        assertThat(mapped.url()).isEqualTo("http://xn--tda.com/");
+    }
+
+    /** Issue 12.5: inputs whose canonical form was not a fixed point, now stable. */
+    @Test
+    void canonicalFormsAreFixedPoints() {
+        Canonicalizer safe = Canonicalizer.defaults();
+        Canonicalizer all =
+                new Canonicalizer(
+                        Set.of("http", "https"),
+                        8192,
+                        new CanonicalProfile(
+                                java.util.EnumSet.allOf(OptInRule.class),
+                                CanonicalProfile.DEFAULT_TRACKING_PARAMETERS));
+        String[][] table = {
+            // input, canonical (safe profile)
+            {"http://a.example/%%36%31", "http://a.example/%%361"},
+            {"http://a.example/%3%619", "http://a.example/%3%619"},
+            {"http://a.example/%%32e", "http://a.example/%%32e"},
+            {"http://a.example/%61%62", "http://a.example/ab"},
+            {"http://a.example/%%41", "http://a.example/%%41"},
+        };
+        for (String[] row : table) {
+            String once = safe.canonicalize(row[0]).url();
+            assertThat(once).as(row[0]).isEqualTo(row[1]);
+            assertThat(safe.canonicalize(once).url()).as(once).isEqualTo(once);
+        }
+        String once = all.canonicalize("http://a.example/%2e;jsessionid=x").url();
+        assertThat(once).isEqualTo("http://a.example/");
+        assertThat(all.canonicalize("http://a.example/b/%2E%2e;jsessionid=y/c").url())
+                .isEqualTo("http://a.example/c");
+    }
+
     @Test
     void whitespaceRule() {
         same("  http://example.com/a  ", "http://example.com/a"); // surrounding spaces

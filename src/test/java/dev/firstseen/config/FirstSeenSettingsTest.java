@@ -7,10 +7,13 @@ import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.ingest.StartingOffsets;
 import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.keying.KeyMode;
+import dev.firstseen.metrics.FirstSeenMetrics;
 import java.time.Duration;
+import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.junit.jupiter.api.Test;
 
@@ -109,6 +112,59 @@ class FirstSeenSettingsTest {
                 FirstSeenJob.withJobDefaults(args("--execution.checkpointing.interval", "3 s"));
         assertThat(given.get(CheckpointingOptions.CHECKPOINTING_INTERVAL))
                 .isEqualTo(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void refusesAFirstFilterLayerItCannotBuild() {
+        // 2^32 URLs at 1e-9 would need a first layer of about 24 GB, more than 16 GiB.
+        assertThatThrownBy(
+                        () ->
+                                FirstSeenSettings.from(
+                                        args(
+                                                "--kafka.bootstrap-servers",
+                                                "b:9092",
+                                                "--input.topics",
+                                                "in",
+                                                "--dedup.bloom.expected-urls-per-key",
+                                                Long.toString(1L << 32),
+                                                "--dedup.bloom.false-positive-rate",
+                                                "1e-9")))
+                .hasMessageContaining("'dedup.bloom.expected-urls-per-key' 4294967296")
+                .hasMessageContaining("lower the expected URLs per key");
+        // The smallest sizes and rates are fine (they failed per record before).
+        FirstSeenSettings.from(
+                args(
+                        "--kafka.bootstrap-servers",
+                        "b:9092",
+                        "--input.topics",
+                        "in",
+                        "--dedup.bloom.expected-urls-per-key",
+                        "1",
+                        "--dedup.bloom.false-positive-rate",
+                        "1e-9"));
+    }
+
+    @Test
+    void accumulatorsFollowBoundednessUnlessSet() {
+        assertThat(accumulatorsParameter(new Configuration())).isEqualTo("false");
+        assertThat(accumulatorsParameter(args("--input.bounded", "true"))).isEqualTo("true");
+        assertThat(accumulatorsParameter(args("--metrics.accumulators", "true"))).isEqualTo("true");
+        assertThat(
+                        accumulatorsParameter(
+                                args("--input.bounded", "true", "--metrics.accumulators", "false")))
+                .isEqualTo("false");
+        // A user's own global job parameters survive.
+        Configuration user = new Configuration();
+        user.set(PipelineOptions.GLOBAL_JOB_PARAMETERS, Map.of("mine", "1"));
+        assertThat(FirstSeenJob.withJobDefaults(user).get(PipelineOptions.GLOBAL_JOB_PARAMETERS))
+                .containsEntry("mine", "1")
+                .containsEntry(FirstSeenMetrics.ACCUMULATORS_PARAMETER, "false");
+    }
+
+    private static String accumulatorsParameter(Configuration conf) {
+        return FirstSeenJob.withJobDefaults(conf)
+                .get(PipelineOptions.GLOBAL_JOB_PARAMETERS)
+                .get(FirstSeenMetrics.ACCUMULATORS_PARAMETER);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.firstseen.dedup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firstseen.metrics.FirstSeenMetrics;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.SourcePosition;
@@ -22,6 +23,7 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.util.ParameterTool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -66,6 +68,16 @@ class DedupOperatorTest {
     KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> harness(
             DedupConfig cfg, int parallelism, int subtask, OperatorSubtaskState restore)
             throws Exception {
+        return harness(cfg, parallelism, subtask, restore, Map.of());
+    }
+
+    KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> harness(
+            DedupConfig cfg,
+            int parallelism,
+            int subtask,
+            OperatorSubtaskState restore,
+            Map<String, String> jobParameters)
+            throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new DedupOperator(cfg),
@@ -79,6 +91,7 @@ class DedupOperatorTest {
         EmbeddedRocksDBStateBackend backend = new EmbeddedRocksDBStateBackend();
         backend.getMemoryConfiguration().setFixedMemoryPerSlot("64mb");
         h.setStateBackend(backend);
+        h.getExecutionConfig().setGlobalJobParameters(ParameterTool.fromMap(jobParameters));
         open.add(h);
         h.setup();
         if (restore != null) {
@@ -137,6 +150,23 @@ class DedupOperatorTest {
     static int subtaskOf(String key, int parallelism) {
         return KeyGroupRangeAssignment.assignKeyToParallelOperator(
                 key, MAX_PARALLELISM, parallelism);
+    }
+
+    @Test
+    void countersAreAccumulatorsOnlyWhenTheJobWantsThem() throws Exception {
+        var off =
+                harness(
+                        exact(),
+                        1,
+                        0,
+                        null,
+                        Map.of(FirstSeenMetrics.ACCUMULATORS_PARAMETER, "false"));
+        feed(off, List.of(url(1, 1), url(1, 1)));
+        assertThat(off.getOperator().getRuntimeContext().getAccumulator("firstSeen")).isNull();
+        assertThat(emitted(off)).hasSize(1);
+        var on = harness(exact(), 1, 0, null);
+        feed(on, List.of(url(1, 1), url(1, 1)));
+        assertThat(accumulator(on, "firstSeen")).isEqualTo(1);
     }
 
     @Test

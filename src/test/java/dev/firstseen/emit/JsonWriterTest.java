@@ -40,6 +40,44 @@ class JsonWriterTest {
     }
 
     @Test
+    void aBoundedStringIsTheLongestWholePrefixThatFits() throws Exception {
+        SplittableRandom r = new SplittableRandom(5);
+        char[] interesting = {'"', '\\', '\n', 0, 'é', '€'};
+        JsonWriter w = new JsonWriter();
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int n = r.nextInt(200);
+            for (int j = 0; j < n; j++) {
+                int kind = r.nextInt(5);
+                if (kind == 0) {
+                    sb.append(interesting[r.nextInt(interesting.length)]);
+                } else if (kind == 1) {
+                    sb.appendCodePoint(0x10000 + r.nextInt(0x1000));
+                } else {
+                    sb.append((char) ('a' + r.nextInt(26)));
+                }
+            }
+            String s = sb.toString();
+            int max = r.nextInt(400);
+            boolean whole = w.reset().string(s, max);
+            byte[] out = w.toBytes();
+            String back = json.readTree(out).asText();
+            assertThat(out.length - 2).isLessThanOrEqualTo(max);
+            assertThat(s).startsWith(back);
+            assertThat(whole).isEqualTo(back.equals(s));
+            if (!whole) {
+                // The next character would not have fitted: the prefix is the longest one.
+                String next =
+                        s.substring(
+                                0,
+                                back.length() + Character.charCount(s.codePointAt(back.length())));
+                byte[] longer = new JsonWriter().string(next).toBytes();
+                assertThat(longer.length - 2).isGreaterThan(max);
+            }
+        }
+    }
+
+    @Test
     void loneSurrogateBecomesReplacementCharacter() throws Exception {
         byte[] out = new JsonWriter().string("a\ud800b").toBytes();
         assertThat(json.readTree(out).asText()).isEqualTo("a\ufffdb");

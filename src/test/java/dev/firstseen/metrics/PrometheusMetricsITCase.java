@@ -15,6 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The job's metrics as Prometheus sees them: a MiniCluster with FirstSeen's loopback-bound
  * Prometheus reporter runs the job on a real broker; the scrape must hold every metric the Grafana
- * dashboard queries, and the counters must match what was fed.
+ * dashboard and the alert rules (monitoring/alerts.yml) query, and the counters must match what was
+ * fed.
  */
 class PrometheusMetricsITCase {
     private static final int FIRST_PORT = 19300;
@@ -87,8 +89,11 @@ class PrometheusMetricsITCase {
         FirstSeenJob.onKafka(settings).build(env);
         JobClient job = env.executeAsync("FirstSeen metrics ITCase");
         try {
-            Set<String> wanted = dashboardMetrics();
+            Set<String> wanted = new TreeSet<>(dashboardMetrics());
             assertThat(wanted).as("metrics the dashboard queries").hasSizeGreaterThan(10);
+            Set<String> alerts = alertMetrics();
+            assertThat(alerts).as("metrics the alert rules query").hasSizeGreaterThan(5);
+            wanted.addAll(alerts);
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
             String scrape = "";
             while (System.nanoTime() < deadline) {
@@ -132,6 +137,18 @@ class PrometheusMetricsITCase {
                     names.add(m.group());
                 }
             }
+        }
+        return names;
+    }
+
+    /** Metric names in the alert rules, monitoring/alerts.yml (only expressions name metrics). */
+    static Set<String> alertMetrics() throws IOException {
+        Set<String> names = new TreeSet<>();
+        Matcher m =
+                Pattern.compile("flink_[A-Za-z0-9_]+")
+                        .matcher(Files.readString(Path.of("monitoring/alerts.yml")));
+        while (m.find()) {
+            names.add(m.group());
         }
         return names;
     }

@@ -9,13 +9,14 @@ import java.util.SplittableRandom;
  * dead-letter topic, none may fail the job. Kinds: random bytes, invalid UTF-8 inside a URL, values
  * of 1 MiB, null values (tombstones), empty and blank values, JSON without a usable {@code url}
  * (missing, a number, null, an array, an object, truncated, nested too deep), control characters in
- * the host, hosts over the DNS limits, every scheme a crawler meets besides http(s), broken
- * authorities and ports. {@code HostileRecordsTest} checks each kind is rejected by the job's own
- * decoder and canonicalizer.
+ * the host, hosts over the DNS limits, host labels too long for IDNA (raw, percent-encoded and as
+ * JSON escapes), duplicate {@code url} keys, content after the JSON object, every scheme a crawler
+ * meets besides http(s), broken authorities and ports. {@code HostileRecordsTest} checks each kind
+ * is rejected by the job's own decoder and canonicalizer.
  */
 public final class HostileRecords {
     /** Number of kinds; {@link #kind(int)} makes one of each. */
-    public static final int KINDS = 24;
+    public static final int KINDS = 29;
 
     private static final String[] SCHEMES = {
         "mailto:a@b.example",
@@ -111,8 +112,21 @@ public final class HostileRecords {
                 return utf8("http://[::1/" + rnd.nextInt(1000));
             case 22:
                 return utf8("http://:" + (1 + rnd.nextInt(65535)) + "/no-host"); // empty host
-            default:
+            case 23:
                 return utf8("//example.com/protocol-relative/" + rnd.nextInt(1000));
+            case 24: // a label too long for IDNA: ICU threw on it before the length checks
+                return utf8("http://" + "\u00fc".repeat(1001 + rnd.nextInt(500)) + ".com/");
+            case 25: // the same in percent-encoded UTF-8, 6 KB of ASCII
+                return utf8("http://" + "%C3%BC".repeat(1001 + rnd.nextInt(100)) + ".com/");
+            case 26: // the same through JSON escapes
+                return utf8("{\"url\":\"http://" + "\\u00fc".repeat(1001) + ".com/\"}");
+            case 27: // two urls in one record: readers could disagree on which one it is
+                return utf8(
+                        "{\"url\":\"http://a-site.com/"
+                                + rnd.nextInt(1000)
+                                + "\",\"url\":\"http://b-site.com/8\"}");
+            default: // content after the object
+                return utf8("{\"url\":\"http://a-site.com/" + rnd.nextInt(1000) + "\"} trailing");
         }
     }
 

@@ -68,6 +68,23 @@ public final class JsonWriter {
         buf[len++] = '"';
         int start = len;
         int i = 0;
+        // While the budget left holds 6 bytes per character, a run of characters needs no check:
+        // write room/6 of them unchecked, and repeat. Only the last few characters are measured.
+        while (i < s.length()) {
+            int safe = Math.min(s.length() - i, (maxBytes - (len - start)) / 6);
+            if (safe == 0) {
+                break;
+            }
+            ensure(safe * 6);
+            for (int end = i + safe; i < end; i++) {
+                char c = s.charAt(i);
+                if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+                    buf[len++] = (byte) c;
+                } else {
+                    i = appendChar(s, i); // a surrogate pair's 4 bytes fit the pair's 12
+                }
+            }
+        }
         for (; i < s.length(); i++) {
             int need = need(s, i);
             if (len - start + need > maxBytes) {
