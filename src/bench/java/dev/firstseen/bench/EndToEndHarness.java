@@ -55,6 +55,8 @@ import org.apache.kafka.common.record.TimestampType;
  * <ol>
  *   <li>passthrough: source → keyBy(host) → sink; no canonicalization, no state (the I/O ceiling);
  *   <li>naive: decode + canonicalize → keyBy(canonical URL) → {@code ValueState<Boolean>};
+ *   <li>naive-cc: the same with crawler-commons' {@code BasicURLNormalizer} instead of FirstSeen's
+ *       canonicalizer, what a StormCrawler user writes;
  *   <li>sql: the same decode + canonicalize as a SQL function, then {@code ROW_NUMBER() OVER
  *       (PARTITION BY url ORDER BY proctime) = 1}, Flink SQL's first-row deduplication;
  *   <li>exact, approximate: the FirstSeen pipeline in its two modes.
@@ -72,8 +74,8 @@ import org.apache.kafka.common.record.TimestampType;
  * first runs every job M times on the same input, unreported.
  *
  * <p>Run: {@code scripts/bench [--records 2000000] [--warmup-records 200000] [--warmup-rounds 1]
- * [--rounds 1] [--parallelism 2] [--jobs passthrough,naive,sql,exact,approximate] [--firstseen.<job
- * option> value]}
+ * [--rounds 1] [--parallelism 2] [--jobs passthrough,naive,naive-cc,sql,exact,approximate]
+ * [--firstseen.<job option> value]}
  */
 public final class EndToEndHarness {
 
@@ -90,7 +92,8 @@ public final class EndToEndHarness {
             double seconds,
             double jobSeconds,
             long stateBytes,
-            Map<String, Object> accumulators) {
+            Map<String, Object> accumulators,
+            long cpuNanos) {
         boolean countOk() {
             return expectedOut < 0 || recordsOut == expectedOut;
         }
@@ -138,7 +141,10 @@ public final class EndToEndHarness {
         h.withWarmupRounds(p.getInt("warmup-rounds", 1));
         firstSeenOptions(p).forEach(h::withFirstSeenOption);
         List<Result> results =
-                h.run(List.of(p.get("jobs", "passthrough,naive,sql,exact,approximate").split(",")));
+                h.run(
+                        List.of(
+                                p.get("jobs", "passthrough,naive,naive-cc,sql,exact,approximate")
+                                        .split(",")));
         h.print(results);
         boolean ok = results.stream().allMatch(Result::countOk);
         System.exit(ok ? 0 : 1);
@@ -238,12 +244,14 @@ public final class EndToEndHarness {
                     Result r = runJob(job, kafka, flink, input, stream.distinct());
                     log.printf(
                             Locale.ROOT,
-                            "%s %-12s %,10d out in %6.1f s = %,9.0f records/s (job %.1f s)%s%n",
+                            "%s %-12s %,10d out in %6.1f s = %,9.0f records/s, %.2f µs CPU per"
+                                    + " record (job %.1f s)%s%n",
                             round < 0 ? "warm-up round (not reported)" : "round " + (round + 1),
                             r.job(),
                             r.recordsOut(),
                             r.seconds(),
                             records / r.seconds(),
+                            r.cpuNanos() / 1e3 / records,
                             r.jobSeconds(),
                             r.countOk() ? "" : "  COUNT MISMATCH: expected " + r.expectedOut());
                     if (round >= 0) {
@@ -255,7 +263,19 @@ public final class EndToEndHarness {
             for (List<Result> rs : runs.values()) {
                 List<Result> sorted = new ArrayList<>(rs);
                 sorted.sort(Comparator.comparingDouble(Result::seconds));
-                Result median = sorted.get(sorted.size() / 2);
+                Result byTime = sorted.get(sorted.size() / 2);
+                // CPU per record has its own median: the fastest round is not always the cheapest.
+                long[] cpus = rs.stream().mapToLong(Result::cpuNanos).sorted().toArray();
+                Result median =
+                        new Result(
+                                byTime.job(),
+                                byTime.recordsOut(),
+                                byTime.expectedOut(),
+                                byTime.seconds(),
+                                byTime.jobSeconds(),
+                                byTime.stateBytes(),
+                                byTime.accumulators(),
+                                cpus[cpus.length / 2]);
                 boolean allOk = rs.stream().allMatch(Result::countOk);
                 results.add(
                         allOk
@@ -326,6 +346,7 @@ public final class EndToEndHarness {
         FirstSeenSettings settings;
         long expected;
         StreamExecutionEnvironment env = environment(flink, conf, parallelism);
+        JobCpu cpu = JobCpu.now();
         switch (job) {
             case "passthrough":
                 settings = FirstSeenSettings.from(conf);
@@ -343,9 +364,21 @@ public final class EndToEndHarness {
                         .sinkTo(stringSink(settings));
                 expected = distinct;
                 break;
+            case "naive-cc":
+                // What a user who takes StormCrawler's normalizer writes: crawler-commons'
+                // BasicURLNormalizer, then ValueState per normalized URL. Its identity differs
+                // from FirstSeen's, so its output count is not checked.
+                settings = FirstSeenSettings.from(conf);
+                source(env, settings)
+                        .flatMap(new DecodeCrawlerCommons(settings), Types.STRING)
+                        .keyBy(c -> c, Types.STRING)
+                        .process(new NaiveDedup(), Types.STRING)
+                        .sinkTo(stringSink(settings));
+                expected = -1;
+                break;
             case "sql":
                 settings = FirstSeenSettings.from(conf);
-                return runSql(env, kafka, flink, settings, input, out, distinct);
+                return runSql(env, kafka, flink, settings, input, out, distinct, cpu);
             case "exact":
             case "approximate":
                 conf.setString("dedup.mode", job.toUpperCase(Locale.ROOT));
@@ -358,12 +391,14 @@ public final class EndToEndHarness {
                 throw new IllegalArgumentException(
                         "Unknown job '"
                                 + job
-                                + "'; choose from passthrough, naive, sql, exact, approximate");
+                                + "'; choose from passthrough, naive, naive-cc, sql, exact,"
+                                + " approximate");
         }
         long start = System.nanoTime();
         JobExecutionResult result = env.execute("bench " + job);
         double jobSeconds = (System.nanoTime() - start) / 1e9;
-        return result(job, kafka, flink, out, expected, jobSeconds, result);
+        long cpuNanos = cpu.jobNanosUntil(JobCpu.now());
+        return result(job, kafka, flink, out, expected, jobSeconds, result, cpuNanos);
     }
 
     /** Reads the job's output and makes its {@link Result}. */
@@ -374,7 +409,8 @@ public final class EndToEndHarness {
             String out,
             long expected,
             double jobSeconds,
-            JobExecutionResult result)
+            JobExecutionResult result,
+            long cpuNanos)
             throws Exception {
         List<ConsumerRecord<byte[], byte[]>> written = kafka.drain(out);
         long first = Long.MAX_VALUE;
@@ -394,7 +430,8 @@ public final class EndToEndHarness {
                 seconds,
                 jobSeconds,
                 largestCheckpoint(flink, result),
-                result.getAllAccumulatorResults());
+                result.getAllAccumulatorResults(),
+                cpuNanos);
     }
 
     /** Output topics record when the broker appended each record: the clock of {@code seconds}. */
@@ -434,7 +471,8 @@ public final class EndToEndHarness {
             FirstSeenSettings s,
             String input,
             String out,
-            long distinct)
+            long distinct,
+            JobCpu cpu)
             throws Exception {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         tEnv.createTemporarySystemFunction("CANON", new CanonUdf(s));
@@ -467,7 +505,15 @@ public final class EndToEndHarness {
                                 + " url, pt FROM src) WHERE url IS NOT NULL) WHERE rn = 1");
         JobExecutionResult result = r.getJobClient().orElseThrow().getJobExecutionResult().get();
         double jobSeconds = (System.nanoTime() - start) / 1e9;
-        return result("sql", kafka, flink, out, distinct, jobSeconds, result);
+        return result(
+                "sql",
+                kafka,
+                flink,
+                out,
+                distinct,
+                jobSeconds,
+                result,
+                cpu.jobNanosUntil(JobCpu.now()));
     }
 
     /** FirstSeen's decode + canonicalize as a SQL scalar function; null for bad input. */
@@ -586,6 +632,36 @@ public final class EndToEndHarness {
         }
     }
 
+    /**
+     * The naive job's front half as a StormCrawler user would write it: the value decoded as the
+     * naive job does, then normalized by crawler-commons' {@code BasicURLNormalizer} (null for what
+     * it rejects) instead of FirstSeen's canonicalizer.
+     */
+    static final class DecodeCrawlerCommons
+            implements org.apache.flink.api.common.functions.FlatMapFunction<RawRecord, String> {
+        private static final long serialVersionUID = 1L;
+        private final MessageDecoder decoder;
+        private transient crawlercommons.filters.basic.BasicURLNormalizer normalizer;
+
+        DecodeCrawlerCommons(FirstSeenSettings s) {
+            this.decoder = s.messageDecoder();
+        }
+
+        @Override
+        public void flatMap(RawRecord r, Collector<String> out) {
+            if (normalizer == null) {
+                normalizer = new crawlercommons.filters.basic.BasicURLNormalizer();
+            }
+            MessageDecoder.Decoded d = decoder.decode(r.value);
+            if (d.url != null) {
+                String n = normalizer.filter(d.url);
+                if (n != null) {
+                    out.collect(n);
+                }
+            }
+        }
+    }
+
     /** What a typical Flink user writes: keyed by URL, one {@code ValueState<Boolean>} each. */
     static final class NaiveDedup extends KeyedProcessFunction<String, String, String> {
         private static final long serialVersionUID = 1L;
@@ -612,23 +688,25 @@ public final class EndToEndHarness {
         results.forEach(r -> byJob.put(r.job(), r));
         log.printf(
                 Locale.ROOT,
-                "%n%-12s %12s %12s %9s %12s %9s %16s%n",
+                "%n%-12s %12s %12s %9s %12s %12s %9s %16s%n",
                 "job",
                 "records in",
                 "records out",
                 "seconds",
                 "records/s",
+                "CPU µs/rec",
                 "job s",
                 "checkpoint bytes");
         for (Result r : results) {
             log.printf(
                     Locale.ROOT,
-                    "%-12s %,12d %,12d %9.2f %,12.0f %9.1f %,16d%s%n",
+                    "%-12s %,12d %,12d %9.2f %,12.0f %12.2f %9.1f %,16d%s%n",
                     r.job(),
                     records,
                     r.recordsOut(),
                     r.seconds(),
                     records / r.seconds(),
+                    r.cpuNanos() / 1e3 / records,
                     r.jobSeconds(),
                     r.stateBytes(),
                     r.countOk() ? "" : "  COUNT MISMATCH (expected " + r.expectedOut() + ")");
@@ -638,15 +716,16 @@ public final class EndToEndHarness {
             if (f == null) {
                 continue;
             }
-            for (String base : List.of("passthrough", "naive", "sql")) {
+            for (String base : List.of("passthrough", "naive", "naive-cc", "sql")) {
                 Result b = byJob.get(base);
                 if (b != null) {
                     log.printf(
                             Locale.ROOT,
-                            "ratio %s/%s = %.2f%n",
+                            "ratio %s/%s = %.2f records/s, %.2f CPU per record%n",
                             fs,
                             base,
-                            b.seconds() / f.seconds());
+                            b.seconds() / f.seconds(),
+                            (double) f.cpuNanos() / b.cpuNanos());
                 }
             }
             Map<String, Object> a = f.accumulators();

@@ -1,9 +1,13 @@
 package dev.firstseen.bench;
 
 import dev.firstseen.dedup.Fingerprint;
+import dev.firstseen.dedup.FingerprintFunction;
 import dev.firstseen.dedup.RecentFingerprintCache;
+import dev.firstseen.dedup.internal.SipHash;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.apache.flink.shaded.guava33.com.google.common.hash.HashFunction;
 import org.apache.flink.shaded.guava33.com.google.common.hash.Hashing;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -40,6 +44,8 @@ public class FingerprintBenchmark {
     private Fingerprint[] fingerprints;
     private RecentFingerprintCache l1;
     private HashFunction guava;
+    private FingerprintFunction keyed;
+    private Mac hmac;
     private int index;
 
     @Setup
@@ -53,11 +59,36 @@ public class FingerprintBenchmark {
         }
         l1 = new RecentFingerprintCache(65536);
         guava = Hashing.murmur3_128();
+        keyed = FingerprintFunction.newSecret();
+        try {
+            hmac = Mac.getInstance("HmacSHA256");
+            hmac.init(new SecretKeySpec(new byte[16], "HmacSHA256"));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Benchmark
     public Fingerprint firstseenFingerprint() {
         return Fingerprint.of(canonical[index++ & MASK]);
+    }
+
+    /** The keyed function new jobs use (SipHash-2-4-128 under a secret key). */
+    @Benchmark
+    public Fingerprint firstseenKeyedSipHash24() {
+        return keyed.of(canonical[index++ & MASK]);
+    }
+
+    /** SipHash-1-3-128, the cheaper round count (Rust's default hasher), for comparison. */
+    @Benchmark
+    public long sipHash13() {
+        return SipHash.hash128(3, 4, 1, 3, canonical[index++ & MASK])[0];
+    }
+
+    /** A truncated cryptographic MAC, the other option issue 12 names: HMAC-SHA-256. */
+    @Benchmark
+    public byte[] hmacSha256() {
+        return hmac.doFinal(canonical[index++ & MASK].getBytes(StandardCharsets.ISO_8859_1));
     }
 
     @Benchmark

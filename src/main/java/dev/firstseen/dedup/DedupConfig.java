@@ -18,6 +18,8 @@ import java.util.TreeMap;
  * @param recentCacheEntries L1 entries per subtask; 0 disables L1
  * @param guarded settings checked on restore; the dedup mode is added to them
  * @param allowGuardedChange restore even if a guarded setting changed
+ * @param fingerprints the fingerprint function of a job without state (a new secret key); a
+ *     restored job uses the one its state records instead
  */
 public record DedupConfig(
         DedupMode mode,
@@ -26,7 +28,8 @@ public record DedupConfig(
         long filterCacheBytes,
         int recentCacheEntries,
         SortedMap<String, String> guarded,
-        boolean allowGuardedChange)
+        boolean allowGuardedChange,
+        FingerprintFunction fingerprints)
         implements Serializable {
 
     public DedupConfig {
@@ -66,6 +69,7 @@ public record DedupConfig(
         private int recentCacheEntries = 65536;
         private final SortedMap<String, String> guarded = new TreeMap<>();
         private boolean allowGuardedChange;
+        private FingerprintFunction fingerprints;
 
         public Builder mode(DedupMode m) {
             this.mode = m;
@@ -107,6 +111,12 @@ public record DedupConfig(
             return this;
         }
 
+        /** Default: SipHash-2-4-128 under a new random key, drawn when {@link #build()} runs. */
+        public Builder fingerprints(FingerprintFunction f) {
+            this.fingerprints = f;
+            return this;
+        }
+
         public DedupConfig build() {
             return new DedupConfig(
                     mode,
@@ -115,7 +125,8 @@ public record DedupConfig(
                     filterCacheBytes,
                     recentCacheEntries,
                     guarded,
-                    allowGuardedChange);
+                    allowGuardedChange,
+                    fingerprints != null ? fingerprints : FingerprintFunction.newSecret());
         }
     }
 }

@@ -75,6 +75,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient ValueState<FilterMeta> metaState;
     private transient ExactStore exact;
     private transient ListState<String> settingsState;
+    private transient ListState<String> fingerprintState;
+    private transient FingerprintFunction fingerprints;
 
     private transient FilterCache cache;
     private transient RecentFingerprintCache recent;
@@ -103,6 +105,12 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 context.getOperatorStateStore()
                         .getUnionListState(
                                 new ListStateDescriptor<>("firstseen-settings", Types.STRING));
+        fingerprintState =
+                context.getOperatorStateStore()
+                        .getUnionListState(
+                                new ListStateDescriptor<>("firstseen-fingerprint", Types.STRING));
+        fingerprints = restoredFingerprints(context.isRestored());
+        fingerprintState.update(List.of(fingerprints.stored()));
         if (context.isRestored()) {
             Map<String, String> previous = SettingsGuard.decode(settingsState.get());
             List<String> problems = SettingsGuard.check(previous, config.guarded());
@@ -128,6 +136,38 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     config.guarded());
         }
         settingsState.update(SettingsGuard.encode(config.guarded()));
+    }
+
+    /**
+     * The fingerprint function the state was written with: the recorded one (every subtask recorded
+     * the same), Murmur3 for state of a version that recorded none, or, without state, the
+     * configured one (a new secret key).
+     */
+    private FingerprintFunction restoredFingerprints(boolean restored) throws Exception {
+        String recorded = null;
+        for (String s : fingerprintState.get()) {
+            if (recorded != null && !recorded.equals(s)) {
+                throw new SuppressRestartsException(
+                        new IllegalStateException(
+                                "Refusing to restore FirstSeen state: its subtasks recorded"
+                                        + " different fingerprint functions"));
+            }
+            recorded = s;
+        }
+        if (recorded != null) {
+            return FingerprintFunction.parse(recorded);
+        }
+        boolean hadState = restored && settingsState.get().iterator().hasNext();
+        if (hadState) {
+            LOG.warn(
+                    "The restored state was written before fingerprints were keyed: it keeps"
+                            + " {}, whose collisions can be built on purpose, so a crafted page"
+                            + " can hide a chosen URL. Start from an empty state to switch to"
+                            + " keyed fingerprints.",
+                    FingerprintFunction.LEGACY_MURMUR3);
+            return FingerprintFunction.LEGACY_MURMUR3;
+        }
+        return config.fingerprints();
     }
 
     @Override
@@ -169,7 +209,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         BloomLayer first = newFilter().layer(0);
         LOG.info(
                 "Dedup mode {}: Bloom filter per key starts at {} URLs, {} bytes ({}), target"
-                        + " rate {}, grows by {}; filter cache {} bytes; L1 {} entries",
+                        + " rate {}, grows by {}; filter cache {} bytes; L1 {} entries;"
+                        + " fingerprints {}",
                 config.mode(),
                 config.expectedUrlsPerKey(),
                 first.totalBytes(),
@@ -177,13 +218,14 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 config.falsePositiveRate(),
                 config.mode() == DedupMode.EXACT ? "rebuilding from the exact store" : "layers",
                 config.filterCacheBytes(),
-                recent.capacity());
+                recent.capacity(),
+                fingerprints);
     }
 
     @Override
     public void processElement(StreamRecord<CanonicalUrl> element) throws Exception {
         CanonicalUrl in = element.getValue();
-        Fingerprint fp = Fingerprint.of(in.canonical);
+        Fingerprint fp = fingerprints.of(in.canonical);
         if (recent.contains(fp)) {
             metrics.l1Hits.inc();
             metrics.duplicates.inc();

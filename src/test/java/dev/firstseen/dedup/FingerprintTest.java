@@ -49,4 +49,63 @@ class FingerprintTest {
                 .isEqualTo(Fingerprint.ofBytes(utf.getBytes(StandardCharsets.UTF_8)));
         assertThat(Fingerprint.of("http://a/1")).isNotEqualTo(Fingerprint.of("http://a/2"));
     }
+
+    /**
+     * SipHash-2-4-128 reference vectors (veorq/SipHash, vectors.h, {@code vectors_sip128}): key 00
+     * 01 .. 0f, message 00 01 .. (len - 1). Golden for the keyed fingerprint function.
+     */
+    @Test
+    void sipHashMatchesTheReferenceVectors() {
+        long k0 = 0x0706050403020100L;
+        long k1 = 0x0f0e0d0c0b0a0908L;
+        String[] expected = {
+            "a3817f04ba25a8e66df67214c7550293",
+            "da87c1d86b99af44347659119b22fc45",
+            "8177228da4a45dc7fca38bdef60affe4",
+            "9c70b60c5267a94e5f33b6b02985ed51",
+            "f88164c12d9c8faf7d0f6e7c7bcd5579",
+            "1368875980776f8854527a07690e9627"
+        };
+        for (int len = 0; len < expected.length; len++) {
+            StringBuilder msg = new StringBuilder();
+            for (int i = 0; i < len; i++) {
+                msg.append((char) i);
+            }
+            long[] h = dev.firstseen.dedup.internal.SipHash.hash128(k0, k1, 2, 4, msg.toString());
+            ByteBuffer out = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+            out.putLong(h[0]).putLong(h[1]);
+            assertThat(java.util.HexFormat.of().formatHex(out.array()))
+                    .as("length %d", len)
+                    .isEqualTo(expected[len]);
+        }
+        StringBuilder fifteen = new StringBuilder();
+        for (int i = 0; i < 15; i++) {
+            fifteen.append((char) i);
+        }
+        long[] h = dev.firstseen.dedup.internal.SipHash.hash128(k0, k1, 2, 4, fifteen.toString());
+        ByteBuffer out = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+        out.putLong(h[0]).putLong(h[1]);
+        assertThat(java.util.HexFormat.of().formatHex(out.array()))
+                .isEqualTo("5493e99933b0a8117e08ec0f97cfc3d9");
+    }
+
+    /** Golden: the keyed function's state form and one value under a fixed key. */
+    @Test
+    void keyedFingerprintsArePinned() {
+        FingerprintFunction f = FingerprintFunction.keyed(0x0706050403020100L, 0x0f0e0d0c0b0a0908L);
+        assertThat(f.stored()).isEqualTo("v1:siphash-2-4-128:07060504030201000f0e0d0c0b0a0908");
+        assertThat(FingerprintFunction.parse(f.stored()).of("http://example.com/"))
+                .isEqualTo(f.of("http://example.com/"));
+        assertThat(f.of("http://example.com/").toString()).isEqualTo(GOLDEN_KEYED_EXAMPLE);
+        assertThat(f.toString()).doesNotContain("0706050403020100");
+        // Another key, another fingerprint; the legacy function is the Murmur3 one.
+        assertThat(FingerprintFunction.keyed(1, 2).of("http://example.com/"))
+                .isNotEqualTo(f.of("http://example.com/"));
+        assertThat(FingerprintFunction.LEGACY_MURMUR3.of("http://example.com/").toString())
+                .isEqualTo(GOLDEN_EXAMPLE);
+        assertThat(FingerprintFunction.parse("v1:murmur3-128"))
+                .isSameAs(FingerprintFunction.LEGACY_MURMUR3);
+    }
+
+    static final String GOLDEN_KEYED_EXAMPLE = "682be38b3c9c21a188c0165ace09aaa4";
 }

@@ -20,14 +20,19 @@ class EndToEndHarnessITCase {
         PrintStream log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         EndToEndHarness h = new EndToEndHarness(100_000, 10_000, 2, "1 s", 3, log);
         List<EndToEndHarness.Result> results =
-                h.run(List.of("passthrough", "naive", "sql", "exact", "approximate"));
+                h.run(List.of("passthrough", "naive", "sql", "exact", "approximate", "naive-cc"));
         h.print(results);
-        assertThat(results).hasSize(5);
+        assertThat(results).hasSize(6);
         EndToEndHarness.Result passthrough = results.get(0);
         EndToEndHarness.Result naive = results.get(1);
         EndToEndHarness.Result sql = results.get(2);
         EndToEndHarness.Result exact = results.get(3);
         EndToEndHarness.Result approximate = results.get(4);
+        EndToEndHarness.Result naiveCc = results.get(5);
+        // crawler-commons merges and splits URLs differently, but it dedups the same stream.
+        assertThat(naiveCc.recordsOut()).isBetween(10_000L, 100_000L);
+        // Every job's own threads used CPU (a measurement, not a threshold).
+        results.forEach(r -> assertThat(r.cpuNanos()).as(r.job()).isPositive());
         assertThat(sql.recordsOut()).isEqualTo(naive.recordsOut());
         assertThat(passthrough.recordsOut()).isEqualTo(100_000);
         assertThat(naive.recordsOut()).isEqualTo(naive.expectedOut()).isGreaterThan(10_000);
@@ -37,6 +42,8 @@ class EndToEndHarnessITCase {
                 .isGreaterThan((long) (exact.recordsOut() * 0.99));
         assertThat(bytes.toString(StandardCharsets.UTF_8))
                 .contains("ratio exact/naive")
+                .contains("ratio exact/naive-cc")
+                .contains("CPU per record")
                 .contains("ratio exact/sql");
     }
 }

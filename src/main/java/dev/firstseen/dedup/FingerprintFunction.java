@@ -1,0 +1,117 @@
+package dev.firstseen.dedup;
+
+import dev.firstseen.dedup.internal.SipHash;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * How a canonical URL becomes its {@link Fingerprint}. Part of the state format: the exact store
+ * and the Bloom filters hold fingerprints, so a job must keep the function its state was written
+ * with. The operator records it in operator state ({@link #stored()}) and a restored job uses the
+ * recorded one, whatever it was configured with.
+ *
+ * <ul>
+ *   <li>{@code siphash-2-4-128} (version 1, since 2026-11-23): SipHash-2-4 with 128-bit output,
+ *       keyed by a 128-bit secret drawn from {@link SecureRandom} when the job is first built.
+ *       Nobody without the key can build two URLs with one fingerprint, so a page cannot make the
+ *       job drop a URL it chose (issue 12.1: with a public hash, collisions on one host took
+ *       milliseconds to find).
+ *   <li>{@code murmur3-128}: MurmurHash3 x64-128 with seed 0, what state written before had. It is
+ *       read as is, because the URLs behind its fingerprints are not kept and cannot be hashed
+ *       again; such a job stays open to crafted collisions until it starts from an empty state.
+ * </ul>
+ */
+public final class FingerprintFunction implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private static final String SIPHASH = "siphash-2-4-128";
+    private static final String MURMUR3 = "murmur3-128";
+    private static final String VERSION = "v1";
+
+    /** The function of state written before functions were recorded. */
+    public static final FingerprintFunction LEGACY_MURMUR3 = new FingerprintFunction(false, 0, 0);
+
+    private final boolean keyed;
+    private final long k0;
+    private final long k1;
+
+    private FingerprintFunction(boolean keyed, long k0, long k1) {
+        this.keyed = keyed;
+        this.k0 = k0;
+        this.k1 = k1;
+    }
+
+    /** SipHash-2-4-128 under a new random key. */
+    public static FingerprintFunction newSecret() {
+        SecureRandom r = new SecureRandom();
+        return new FingerprintFunction(true, r.nextLong(), r.nextLong());
+    }
+
+    /** SipHash-2-4-128 under the given key (bytes 0-7 and 8-15, little-endian). */
+    public static FingerprintFunction keyed(long k0, long k1) {
+        return new FingerprintFunction(true, k0, k1);
+    }
+
+    public Fingerprint of(String canonicalUrl) {
+        if (!keyed) {
+            return Fingerprint.of(canonicalUrl);
+        }
+        String bytes = canonicalUrl;
+        for (int i = 0; i < canonicalUrl.length(); i++) {
+            if (canonicalUrl.charAt(i) >= 0x80) {
+                // Canonical URLs are ASCII; anything else is hashed as its UTF-8 bytes.
+                bytes =
+                        new String(
+                                canonicalUrl.getBytes(StandardCharsets.UTF_8),
+                                StandardCharsets.ISO_8859_1);
+                break;
+            }
+        }
+        long[] h = SipHash.hash128(k0, k1, 2, 4, bytes);
+        return new Fingerprint(h[0], h[1]);
+    }
+
+    public boolean isKeyed() {
+        return keyed;
+    }
+
+    /** The form kept in operator state; it contains the key, so it must not be logged. */
+    public String stored() {
+        return keyed
+                ? VERSION
+                        + ":"
+                        + SIPHASH
+                        + ":"
+                        + HexFormat.of().toHexDigits(k0)
+                        + HexFormat.of().toHexDigits(k1)
+                : VERSION + ":" + MURMUR3;
+    }
+
+    /** Reads {@link #stored()}; refuses what this version does not know. */
+    public static FingerprintFunction parse(String stored) {
+        String[] parts = stored.split(":", -1);
+        if (parts.length == 2 && parts[0].equals(VERSION) && parts[1].equals(MURMUR3)) {
+            return LEGACY_MURMUR3;
+        }
+        if (parts.length == 3
+                && parts[0].equals(VERSION)
+                && parts[1].equals(SIPHASH)
+                && parts[2].length() == 32) {
+            return keyed(
+                    HexFormat.fromHexDigitsToLong(parts[2], 0, 16),
+                    HexFormat.fromHexDigitsToLong(parts[2], 16, 32));
+        }
+        throw new IllegalStateException(
+                "Unknown fingerprint function in the state: '"
+                        + (parts.length > 1 ? parts[0] + ":" + parts[1] : "?")
+                        + "'. It was written by a newer FirstSeen; restore it with that version.");
+    }
+
+    /** Names the function, never the key. */
+    @Override
+    public String toString() {
+        return keyed ? SIPHASH + " (the job's secret key)" : MURMUR3 + " (seed 0, legacy)";
+    }
+}
