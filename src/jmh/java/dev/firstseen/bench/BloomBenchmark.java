@@ -4,21 +4,13 @@ import dev.firstseen.dedup.BlockedBloom;
 import dev.firstseen.dedup.BloomLayer;
 import dev.firstseen.dedup.Fingerprint;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.shaded.guava33.com.google.common.hash.BloomFilter;
 import org.apache.flink.shaded.guava33.com.google.common.hash.Funnel;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Bloom filter probe and insert: FirstSeen's blocked layer (all k bits in one 64-byte block of a 1
@@ -28,15 +20,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code scripts/jmh BloomBenchmark}
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
 @Fork(
         value = 1,
         jvmArgsAppend = {"-Xmx2g", "-XX:+UseParallelGC"})
-public class BloomBenchmark {
+public class BloomBenchmark extends ThroughputBenchmark {
     private static final int KEYS = 1 << 20;
     private static final int MASK = KEYS - 1;
 

@@ -6,17 +6,8 @@ import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.keying.KeyMode;
 import dev.firstseen.keying.PartitionKeyer;
 import dev.firstseen.tools.CrawlStream;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Canonicalize (and key) realistic messy crawler URLs, with crawler-commons' BasicURLNormalizer
@@ -26,15 +17,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code scripts/jmh CanonicalizeBenchmark}
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-        value = 1,
-        jvmArgsAppend = {"-Xmx1g", "-XX:+UseParallelGC"})
-public class CanonicalizeBenchmark {
+public class CanonicalizeBenchmark extends ThroughputBenchmark {
     private static final int SIZE = 1 << 16;
     private static final int MASK = SIZE - 1;
 

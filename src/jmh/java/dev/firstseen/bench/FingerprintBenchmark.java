@@ -5,21 +5,12 @@ import dev.firstseen.dedup.FingerprintFunction;
 import dev.firstseen.dedup.RecentFingerprintCache;
 import dev.firstseen.dedup.internal.SipHash;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.apache.flink.shaded.guava33.com.google.common.hash.HashFunction;
 import org.apache.flink.shaded.guava33.com.google.common.hash.Hashing;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Fingerprinting canonical URLs (FirstSeen's MurmurHash3 x64-128 over the ASCII chars, against
@@ -28,15 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code scripts/jmh FingerprintBenchmark}
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-        value = 1,
-        jvmArgsAppend = {"-Xmx1g", "-XX:+UseParallelGC"})
-public class FingerprintBenchmark {
+public class FingerprintBenchmark extends ThroughputBenchmark {
     private static final int SIZE = 1 << 16;
     private static final int MASK = SIZE - 1;
 

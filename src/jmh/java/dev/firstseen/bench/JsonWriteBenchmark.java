@@ -20,18 +20,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Writing the two output records as JSON: FirstSeen's serializers against a Jackson {@link
@@ -43,15 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code scripts/jmh JsonWriteBenchmark}
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-        value = 1,
-        jvmArgsAppend = {"-Xmx1g", "-XX:+UseParallelGC"})
-public class JsonWriteBenchmark {
+public class JsonWriteBenchmark extends ThroughputBenchmark {
     private static final int SIZE = 1 << 14;
     private static final int MASK = SIZE - 1;
 

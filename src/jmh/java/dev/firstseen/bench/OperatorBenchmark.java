@@ -9,7 +9,6 @@ import dev.firstseen.dedup.Fingerprint;
 import dev.firstseen.dedup.FingerprintSerializer;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.SourcePosition;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -25,17 +24,12 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.Collector;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -48,15 +42,12 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code scripts/jmh OperatorBenchmark}
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 2, time = 3)
 @Measurement(iterations = 4, time = 3)
 @Fork(
         value = 1,
         jvmArgsAppend = {"-Xmx2g", "-XX:+UseParallelGC"})
-public class OperatorBenchmark {
+public class OperatorBenchmark extends ThroughputBenchmark {
     private static final int SIZE = 1 << 18;
     private static final int BATCH = 1000;
 

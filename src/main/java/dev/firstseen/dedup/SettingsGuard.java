@@ -40,37 +40,36 @@ final class SettingsGuard {
         return m;
     }
 
+    /** What a change of each checked setting does to the URLs seen so far. */
+    private static final Map<String, String> CONSEQUENCES =
+            Map.of(
+                    PROFILE,
+                    "every URL seen so far would be looked up under a different identity and"
+                            + " emitted again",
+                    KEY_MODE,
+                    "every URL seen so far would be looked up under a different identity and"
+                            + " emitted again",
+                    IDNA,
+                    "(a library upgrade) some URLs may get another canonical form and be emitted"
+                            + " again",
+                    SUFFIX_LIST,
+                    "(a library upgrade) some URLs may get another key and be emitted again");
+
     /** Returns the problems found; empty if the restore is safe. */
     static List<String> check(Map<String, String> previous, Map<String, String> current) {
         List<String> problems = new ArrayList<>();
-        for (String key : List.of(PROFILE, KEY_MODE)) {
+        for (String key : List.of(PROFILE, KEY_MODE, IDNA, SUFFIX_LIST)) {
             String before = previous.get(key);
             String now = current.get(key);
             if (before != null && now != null && !before.equals(now)) {
                 problems.add(
                         String.format(
                                 Locale.ROOT,
-                                "'%s' was '%s' when the state was written and is '%s' now: every"
-                                        + " URL seen so far would be looked up under a different"
-                                        + " identity and emitted again",
+                                "'%s' was '%s' when the state was written and is '%s' now: %s",
                                 key,
                                 before,
-                                now));
-            }
-        }
-        for (String key : List.of(IDNA, SUFFIX_LIST)) {
-            String before = previous.get(key);
-            String now = current.get(key);
-            if (before != null && now != null && !before.equals(now)) {
-                problems.add(
-                        String.format(
-                                Locale.ROOT,
-                                "'%s' was '%s' when the state was written and is '%s' now (a"
-                                        + " library upgrade): some URLs may get another"
-                                        + " canonical form or key and be emitted again",
-                                key,
-                                before,
-                                now));
+                                now,
+                                CONSEQUENCES.get(key)));
             }
         }
         if (DedupMode.APPROXIMATE.name().equals(previous.get(DEDUP_MODE))

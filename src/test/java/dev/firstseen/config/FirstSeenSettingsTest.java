@@ -117,31 +117,23 @@ class FirstSeenSettingsTest {
     @Test
     void refusesAFirstFilterLayerItCannotBuild() {
         // 2^32 URLs at 1e-9 would need a first layer of about 24 GB, more than 16 GiB.
-        assertThatThrownBy(
-                        () ->
-                                FirstSeenSettings.from(
-                                        args(
-                                                "--kafka.bootstrap-servers",
-                                                "b:9092",
-                                                "--input.topics",
-                                                "in",
-                                                "--dedup.bloom.expected-urls-per-key",
-                                                Long.toString(1L << 32),
-                                                "--dedup.bloom.false-positive-rate",
-                                                "1e-9")))
+        assertThatThrownBy(() -> FirstSeenSettings.from(sized(1L << 32, "1e-9")))
                 .hasMessageContaining("'dedup.bloom.expected-urls-per-key' 4294967296")
                 .hasMessageContaining("lower the expected URLs per key");
         // The smallest sizes and rates are fine (they failed per record before).
-        FirstSeenSettings.from(
-                args(
-                        "--kafka.bootstrap-servers",
-                        "b:9092",
-                        "--input.topics",
-                        "in",
-                        "--dedup.bloom.expected-urls-per-key",
-                        "1",
-                        "--dedup.bloom.false-positive-rate",
-                        "1e-9"));
+        FirstSeenSettings.from(sized(1, "1e-9"));
+    }
+
+    private static Configuration sized(long urlsPerKey, String rate) {
+        return args(
+                "--kafka.bootstrap-servers",
+                "b:9092",
+                "--input.topics",
+                "in",
+                "--dedup.bloom.expected-urls-per-key",
+                Long.toString(urlsPerKey),
+                "--dedup.bloom.false-positive-rate",
+                rate);
     }
 
     @Test

@@ -17,6 +17,9 @@ import org.apache.flink.runtime.rest.messages.EmptyRequestBody;
 import org.apache.flink.runtime.rest.messages.JobExceptionsHeaders;
 import org.apache.flink.runtime.rest.messages.JobExceptionsInfoWithHistory;
 import org.apache.flink.runtime.rest.messages.JobMessageParameters;
+import org.apache.flink.runtime.rest.messages.MessageHeaders;
+import org.apache.flink.runtime.rest.messages.MessageParameters;
+import org.apache.flink.runtime.rest.messages.ResponseBody;
 import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointStatistics;
 import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointingStatistics;
 import org.apache.flink.runtime.rest.messages.checkpoints.CheckpointingStatisticsHeaders;
@@ -116,10 +119,7 @@ public final class Cluster {
 
     private List<String> taskManagers() throws Exception {
         Collection<TaskManagerInfo> infos =
-                get(client.sendRequest(
-                                TaskManagersHeaders.getInstance(),
-                                EmptyMessageParameters.getInstance(),
-                                EmptyRequestBody.getInstance()))
+                get(TaskManagersHeaders.getInstance(), EmptyMessageParameters.getInstance())
                         .getTaskManagerInfos();
         return infos.stream().map(i -> i.getResourceId().getResourceIdString()).toList();
     }
@@ -173,12 +173,7 @@ public final class Cluster {
     private long latestCheckpoint(JobID job) throws Exception {
         JobMessageParameters params = new JobMessageParameters();
         params.jobPathParameter.resolve(job);
-        CheckpointingStatistics stats =
-                get(
-                        client.sendRequest(
-                                CheckpointingStatisticsHeaders.getInstance(),
-                                params,
-                                EmptyRequestBody.getInstance()));
+        CheckpointingStatistics stats = get(CheckpointingStatisticsHeaders.getInstance(), params);
         CheckpointStatistics latest =
                 stats.getLatestCheckpoints().getCompletedCheckpointStatistics();
         return latest == null ? 0 : latest.getId();
@@ -187,12 +182,7 @@ public final class Cluster {
     private String newestException(JobID job) throws Exception {
         JobExceptionsMessageParameters params = new JobExceptionsMessageParameters();
         params.jobPathParameter.resolve(job);
-        JobExceptionsInfoWithHistory info =
-                get(
-                        client.sendRequest(
-                                JobExceptionsHeaders.getInstance(),
-                                params,
-                                EmptyRequestBody.getInstance()));
+        JobExceptionsInfoWithHistory info = get(JobExceptionsHeaders.getInstance(), params);
         List<JobExceptionsInfoWithHistory.RootExceptionInfo> entries =
                 info.getExceptionHistory().getEntries();
         return entries.isEmpty() ? null : entries.get(0).getStacktrace();
@@ -224,6 +214,12 @@ public final class Cluster {
 
     private static <T> T get(java.util.concurrent.CompletableFuture<T> f) throws Exception {
         return f.get(30, TimeUnit.SECONDS);
+    }
+
+    /** A GET of the REST API with no request body. */
+    private <P extends ResponseBody, U extends MessageParameters> P get(
+            MessageHeaders<EmptyRequestBody, P, U> headers, U params) throws Exception {
+        return get(client.sendRequest(headers, params, EmptyRequestBody.getInstance()));
     }
 
     private static JobID job(String[] a) {
