@@ -1,0 +1,244 @@
+package dev.firstseen.tools;
+
+import dev.firstseen.dedup.DedupMode;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Sizes a FirstSeen deployment from figures this project measured, and says which measurement each
+ * comes from. Nothing here is a promise: the figures were taken on one 2-core machine with the
+ * crawler-like test stream, and a real crawl's URL lengths, key skew and repeat rate move them.
+ *
+ * <pre>
+ * Size --urls 1e10 [--mode exact|approximate] [--rate 0.01] [--domains 1e6]
+ *      [--input-rate 0] [--slot-heap 2g] [--slot-disk 200g] [--restore-mb-per-s 200]
+ * </pre>
+ *
+ * Slots are the most of what heap (Bloom page cache), local disk (RocksDB) and input rate each
+ * need; each is printed with its own count.
+ */
+public final class Size {
+    private Size() {}
+
+    static final String USAGE =
+            "Usage: Size --urls N [--mode exact|approximate] [--rate 0.01|0.0001] [--domains N]"
+                    + " [--input-rate RECORDS_PER_S] [--slot-heap 2g] [--slot-disk 200g]"
+                    + " [--restore-mb-per-s 200]";
+
+    /** One measured per-URL figure and where it comes from. */
+    record Figure(double value, String source) {}
+
+    /** The measured figures for a mode and rate; null where nothing was measured. */
+    record Figures(
+            Figure localBytesPerUrl,
+            Figure checkpointBytesPerUrl,
+            Figure heapBytesPerUrl,
+            Figure heapBytesPerKey,
+            Figure recordsPerSecondPerSlot) {}
+
+    private static final Figure PER_KEY =
+            new Figure(
+                    592,
+                    "FilterCacheFootprintTest: a cached key with one 192-byte page, counted 592 B,"
+                            + " JOL measures 560-600 B");
+
+    static Figures figures(DedupMode mode, double rate) {
+        if (mode == DedupMode.EXACT && rate == 0.01) {
+            return new Figures(
+                    new Figure(
+                            30.8, "docs/scale-50m.txt: RocksDB 1,539,534,411 B at 49,908,846 URLs"),
+                    new Figure(
+                            35.4,
+                            "docs/scale-50m.txt: checkpoint 1,768,418,610 B at 49,908,846 URLs"),
+                    new Figure(1.64, "docs/scale-50m.txt: Bloom pages 1.64 B per URL at 50 M"),
+                    PER_KEY,
+                    new Figure(
+                            46_124,
+                            "docs/scale-50m.txt: 92,248 records/s on 2 slots at 40-50 M URLs"
+                                    + " (219,758 at 1-10 M); the slower figure"));
+        }
+        if (mode == DedupMode.APPROXIMATE && rate == 0.01) {
+            return new Figures(
+                    new Figure(
+                            3.9,
+                            "docs/bench-1m-cpu-2026-11-23.txt: largest checkpoint 3.9 B per URL"
+                                    + " (local RocksDB taken as equal)"),
+                    new Figure(3.9, "docs/bench-1m-cpu-2026-11-23.txt: 1,665,666 B, 425,833 URLs"),
+                    new Figure(4.26, "docs/bench-1m-cpu-2026-11-23.txt: Bloom pages 4.26 B/URL"),
+                    PER_KEY,
+                    new Figure(
+                            174_034,
+                            "docs/bench-1m-cpu-2026-11-23.txt: 348,068 records/s on 2 slots at"
+                                    + " 1 M records (no scale run in this mode)"));
+        }
+        if (mode == DedupMode.APPROXIMATE && rate == 0.0001) {
+            return new Figures(
+                    new Figure(8.9, "docs/bench-2m-fpp1e-4.txt: 8.9 B per URL checkpointed"),
+                    new Figure(8.9, "docs/bench-2m-fpp1e-4.txt: 8.9 B per URL checkpointed"),
+                    new Figure(8.6, "docs/bench-2m-fpp1e-4.txt: Bloom pages 8.6 B/URL"),
+                    PER_KEY,
+                    null);
+        }
+        return null;
+    }
+
+    /** The plan, as lines of text. */
+    static List<String> plan(
+            long urls,
+            DedupMode mode,
+            double rate,
+            long domains,
+            long inputRate,
+            long slotHeap,
+            long slotDisk,
+            double restoreMbPerS) {
+        Figures f = figures(mode, rate);
+        if (f == null) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            Locale.ROOT,
+                            "Nothing was measured for %s mode at rate %s; measured: exact at"
+                                    + " 0.01, approximate at 0.01 and 0.0001. Measure with"
+                                    + " scripts/bench --firstseen.dedup.mode %s"
+                                    + " --firstseen.dedup.bloom.false-positive-rate %s",
+                            mode.name().toLowerCase(Locale.ROOT),
+                            rate,
+                            mode,
+                            rate));
+        }
+        double local = f.localBytesPerUrl().value() * urls;
+        double checkpoint = f.checkpointBytesPerUrl().value() * urls;
+        double heap = f.heapBytesPerUrl().value() * urls + f.heapBytesPerKey().value() * domains;
+        long byHeap = ceil(heap / slotHeap);
+        long byDisk = ceil(local / slotDisk);
+        long byRate =
+                inputRate <= 0 || f.recordsPerSecondPerSlot() == null
+                        ? 1
+                        : ceil((double) inputRate / f.recordsPerSecondPerSlot().value());
+        long slots = Math.max(1, Math.max(byHeap, Math.max(byDisk, byRate)));
+        // An incremental restore downloads every SST file of the subtask before it starts.
+        double restoreSeconds = checkpoint / slots / (restoreMbPerS * 1e6);
+
+        List<String> out = new ArrayList<>();
+        out.add(
+                String.format(
+                        Locale.ROOT,
+                        "FirstSeen sizing: %s URLs, %s mode at rate %s, %s keys",
+                        count(urls),
+                        mode.name().toLowerCase(Locale.ROOT),
+                        rate,
+                        count(domains)));
+        out.add("");
+        out.add(String.format(Locale.ROOT, "%-26s %12s %12s  %s", "", "per URL", "total", "from"));
+        row(out, "RocksDB on local disk", f.localBytesPerUrl(), local);
+        row(out, "checkpoint (full size)", f.checkpointBytesPerUrl(), checkpoint);
+        row(
+                out,
+                "Bloom pages (task heap)",
+                f.heapBytesPerUrl(),
+                f.heapBytesPerUrl().value() * urls);
+        out.add(
+                String.format(
+                        Locale.ROOT,
+                        "%-26s %10.0f/key %12s  %s",
+                        "per-key objects (heap)",
+                        f.heapBytesPerKey().value(),
+                        bytes(f.heapBytesPerKey().value() * domains),
+                        f.heapBytesPerKey().source()));
+        out.add("");
+        out.add(
+                String.format(
+                        Locale.ROOT,
+                        "slots: %d (heap %d at %s of Bloom cache each, disk %d at %s each, input"
+                                + " rate %s)",
+                        slots,
+                        byHeap,
+                        bytes(slotHeap),
+                        byDisk,
+                        bytes(slotDisk),
+                        inputRate <= 0
+                                ? "not given"
+                                : f.recordsPerSecondPerSlot() == null
+                                        ? "not measured for these settings"
+                                        : byRate
+                                                + " at "
+                                                + count((long) f.recordsPerSecondPerSlot().value())
+                                                + " records/s each, "
+                                                + f.recordsPerSecondPerSlot().source()));
+        out.add(
+                String.format(
+                        Locale.ROOT,
+                        "per slot: dedup.bloom.cache-size %s, task heap %s (cache plus 512 mb for"
+                                + " the rest of the task), managed memory 1 gb (6 gb measured no"
+                                + " faster at 50 M URLs: docs/scale-50m-managed-6g.txt), local"
+                                + " disk %s",
+                        bytes(heap / slots),
+                        bytes(heap / slots + (512L << 20)),
+                        bytes(local / slots)));
+        out.add(
+                String.format(
+                        Locale.ROOT,
+                        "restore: about %.0f s per subtask to download its %s of checkpoint at %.0f"
+                                + " MB/s (not measured at this size; Bloom pages then load on"
+                                + " first use)",
+                        restoreSeconds,
+                        bytes(checkpoint / slots),
+                        restoreMbPerS));
+        return out;
+    }
+
+    private static void row(List<String> out, String name, Figure f, double total) {
+        out.add(
+                String.format(
+                        Locale.ROOT,
+                        "%-26s %10.2f B %12s  %s",
+                        name,
+                        f.value(),
+                        bytes(total),
+                        f.source()));
+    }
+
+    private static long ceil(double x) {
+        return (long) Math.ceil(x);
+    }
+
+    static String bytes(double b) {
+        String[] units = {"B", "KB", "MB", "GB", "TB", "PB"};
+        int u = 0;
+        while (b >= 1000 && u < units.length - 1) {
+            b /= 1000;
+            u++;
+        }
+        return String.format(Locale.ROOT, u == 0 ? "%.0f %s" : "%.1f %s", b, units[u]);
+    }
+
+    private static String count(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    public static void main(String[] argv) {
+        ToolArgs args = new ToolArgs(argv, USAGE);
+        long urls = (long) Double.parseDouble(args.required("urls"));
+        DedupMode mode = DedupMode.valueOf(args.get("mode", "exact").toUpperCase(Locale.ROOT));
+        double rate = Double.parseDouble(args.get("rate", "0.01"));
+        long domains = (long) Double.parseDouble(args.get("domains", "1e6"));
+        long inputRate = (long) Double.parseDouble(args.get("input-rate", "0"));
+        long slotHeap =
+                org.apache.flink.configuration.MemorySize.parse(args.get("slot-heap", "2g"))
+                        .getBytes();
+        long slotDisk =
+                org.apache.flink.configuration.MemorySize.parse(args.get("slot-disk", "200g"))
+                        .getBytes();
+        double restore = Double.parseDouble(args.get("restore-mb-per-s", "200"));
+        PrintStream out = System.out;
+        try {
+            plan(urls, mode, rate, domains, inputRate, slotHeap, slotDisk, restore)
+                    .forEach(out::println);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+        }
+    }
+}
