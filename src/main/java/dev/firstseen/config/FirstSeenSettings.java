@@ -284,7 +284,8 @@ public final class FirstSeenSettings {
         return new MessageDecoder(
                 maxRecordBytes(),
                 maxUrlLength(),
-                (int) conf.get(FRONTIER_MAX_META_SIZE).getBytes());
+                (int) conf.get(FRONTIER_MAX_META_SIZE).getBytes(),
+                dedupMode() == DedupMode.EXACT);
     }
 
     public String bootstrapServers() {

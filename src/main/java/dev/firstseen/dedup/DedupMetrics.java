@@ -21,6 +21,10 @@ final class DedupMetrics {
     final Counter filterRebuilds;
     final Counter filterRebuildReads;
     final Counter filterSaturated;
+    final Counter opsForced;
+    final Counter opsMarkedSeen;
+    final Counter opsForgotten;
+    final Counter opsKeysForgotten;
     private final MetricGroup group;
 
     DedupMetrics(RuntimeContext ctx, MetricGroup operatorGroup) {
@@ -37,6 +41,10 @@ final class DedupMetrics {
         filterRebuilds = counter(ctx, FirstSeenMetrics.FILTER_REBUILDS);
         filterRebuildReads = counter(ctx, FirstSeenMetrics.FILTER_REBUILD_READS);
         filterSaturated = counter(ctx, FirstSeenMetrics.FILTER_SATURATED);
+        opsForced = counter(ctx, FirstSeenMetrics.OPS_FORCED);
+        opsMarkedSeen = counter(ctx, FirstSeenMetrics.OPS_MARKED_SEEN);
+        opsForgotten = counter(ctx, FirstSeenMetrics.OPS_FORGOTTEN);
+        opsKeysForgotten = counter(ctx, FirstSeenMetrics.OPS_KEYS_FORGOTTEN);
     }
 
     private Counter counter(RuntimeContext ctx, String name) {

@@ -3,6 +3,7 @@ package dev.firstseen.dedup;
 import dev.firstseen.metrics.FirstSeenMetrics;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.Op;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
@@ -82,6 +83,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient RecentFingerprintCache recent;
     private transient CountingPageLoader loader;
     private transient DedupMetrics metrics;
+    private transient SeenSetOps ops;
     private transient long lastFlushPages;
     private transient long lastSummaryNanos;
 
@@ -200,6 +202,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         recent = new RecentFingerprintCache(config.recentCacheEntries());
         lastSummaryNanos = System.nanoTime() - SUMMARY_INTERVAL_NANOS; // first checkpoint logs
         metrics = new DedupMetrics(getRuntimeContext(), getMetricGroup());
+        ops = new SeenSetOps(exact, recent, loader, metrics);
         metrics.gauge("filterCacheBytes", cache::bytes);
         metrics.gauge("filterCacheKeys", cache::keys);
         metrics.gauge("filterCachePages", cache::pages);
@@ -225,6 +228,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     @Override
     public void processElement(StreamRecord<CanonicalUrl> element) throws Exception {
         CanonicalUrl in = element.getValue();
+        if (in.op != Op.SEEN) {
+            processOp(element);
+            return;
+        }
         Fingerprint fp = fingerprints.of(in.canonical);
         if (recent.contains(fp)) {
             metrics.l1Hits.inc();
@@ -270,6 +277,51 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
         metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
         cache.update(filter, bytesBefore);
+    }
+
+    /** Hands a non-{@code seen} op to {@link SeenSetOps}, with this operator's levels. */
+    private void processOp(StreamRecord<CanonicalUrl> element) throws Exception {
+        CanonicalUrl in = element.getValue();
+        Fingerprint fp = in.op == Op.FORGET_KEY ? null : fingerprints.of(in.canonical);
+        ops.apply(
+                in,
+                fp,
+                new SeenSetOps.Levels() {
+                    @Override
+                    public KeyFilter filter() throws Exception {
+                        return cache.get(getCurrentKey());
+                    }
+
+                    @Override
+                    public void insert(KeyFilter f, Fingerprint p) throws Exception {
+                        DedupOperator.this.insert(f, p);
+                    }
+
+                    @Override
+                    public void clearKey() throws Exception {
+                        exact.clear();
+                        pages.clear();
+                        metaState.clear();
+                        cache.remove(getCurrentKey());
+                    }
+
+                    @Override
+                    public void touched(KeyFilter f, long bytesBefore, long loadsBefore)
+                            throws Exception {
+                        metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
+                        cache.update(f, bytesBefore);
+                    }
+
+                    @Override
+                    public long now() {
+                        return getProcessingTimeService().getCurrentProcessingTime();
+                    }
+
+                    @Override
+                    public void emit(FrontierRecord r) {
+                        output.collect(element.replace(r));
+                    }
+                });
     }
 
     private FilterMeta newFilter() {

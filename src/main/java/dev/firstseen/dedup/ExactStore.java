@@ -21,6 +21,15 @@ final class ExactStore {
         seen.put(fp, millis);
     }
 
+    void remove(Fingerprint fp) throws Exception {
+        seen.remove(fp);
+    }
+
+    /** Removes every fingerprint of the current key. */
+    void clear() {
+        seen.clear();
+    }
+
     /** Every fingerprint of the current key, for a filter rebuild. */
     Iterable<Fingerprint> fingerprints() throws Exception {
         return seen.keys();

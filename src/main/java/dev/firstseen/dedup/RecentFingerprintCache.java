@@ -50,6 +50,21 @@ public final class RecentFingerprintCache {
         los[i] = fp.lo;
     }
 
+    /** Drops {@code fp} if it is cached: it left the seen-set (a forget op). */
+    public void remove(Fingerprint fp) {
+        if (contains(fp)) {
+            int i = slot(fp);
+            his[i] = 0;
+            los[i] = 0;
+        }
+    }
+
+    /** Drops everything: a whole key left the seen-set, and entries do not say their key. */
+    public void clear() {
+        java.util.Arrays.fill(his, 0);
+        java.util.Arrays.fill(los, 0);
+    }
+
     public int capacity() {
         return his.length;
     }

@@ -20,7 +20,8 @@ import org.apache.flink.api.common.serialization.SerializationSchema;
  *
  * {@code meta} is present only for JSON input with fields besides {@code url}; {@code
  * "meta_omitted":true} takes its place when they were larger than {@code frontier.max-meta-size}.
- * The size of a value is bounded by the URL length limit and that option ({@link #maxBytes}).
+ * {@code "forced":true} marks a record a {@code force} op emitted whatever the seen-set said. The
+ * size of a value is bounded by the URL length limit and that option ({@link #maxBytes}).
  *
  * <p>Written by hand rather than with Jackson: {@code scripts/jmh JsonWriteBenchmark} measures it
  * against a reused Jackson generator writing the same fields (README, Micro-benchmarks).
@@ -92,6 +93,9 @@ public final class FrontierSerializer {
             w.raw(",\"meta\":").rawUtf8(r.metaJson);
         } else if (r.metaOmitted) {
             w.raw(",\"meta_omitted\":true");
+        }
+        if (r.forced) {
+            w.raw(",\"forced\":true");
         }
         return w.raw('}').toBytes();
     }

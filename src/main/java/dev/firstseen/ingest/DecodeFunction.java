@@ -57,6 +57,8 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlMessage> {
             return;
         }
         UrlMessage m = new UrlMessage(d.url, d.metaJson, in.source);
+        m.op = d.op;
+        m.opKey = d.opKey;
         if (d.metaOmitted) {
             m.metaOmitted = true;
             metaOmitted.inc();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.firstseen.record.DeadLetterReason;
+import dev.firstseen.record.Op;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
@@ -44,31 +45,46 @@ public final class MessageDecoder implements Serializable {
         public final DeadLetterReason reason;
         public final String detail;
 
+        /** The record's op; {@link Op#SEEN} for a bare URL. */
+        public final Op op;
+
+        /** For {@link Op#FORGET_KEY}: the key ({@link #url} is null then). */
+        public final String opKey;
+
         private Decoded(
                 String url,
                 String metaJson,
                 boolean metaOmitted,
                 DeadLetterReason reason,
-                String detail) {
+                String detail,
+                Op op,
+                String opKey) {
             this.url = url;
             this.metaJson = metaJson;
             this.metaOmitted = metaOmitted;
             this.reason = reason;
             this.detail = detail;
+            this.op = op;
+            this.opKey = opKey;
         }
 
-        static Decoded ok(String url, String metaJson, boolean metaOmitted) {
-            return new Decoded(url, metaJson, metaOmitted, null, null);
+        static Decoded ok(String url, String metaJson, boolean metaOmitted, Op op) {
+            return new Decoded(url, metaJson, metaOmitted, null, null, op, null);
+        }
+
+        static Decoded forgetKey(String key) {
+            return new Decoded(null, null, false, null, null, Op.FORGET_KEY, key);
         }
 
         static Decoded fail(DeadLetterReason reason, String detail) {
-            return new Decoded(null, null, false, reason, detail);
+            return new Decoded(null, null, false, reason, detail, Op.SEEN, null);
         }
     }
 
     private final int maxRecordBytes;
     private final int maxUrlLength;
     private final int maxMetaBytes;
+    private final boolean allowDeletes;
     private transient CharsetDecoder utf8;
     private transient JsonFactory json;
 
@@ -78,9 +94,19 @@ public final class MessageDecoder implements Serializable {
      * @param maxMetaBytes largest metadata carried, in bytes of JSON text; larger is left out
      */
     public MessageDecoder(int maxRecordBytes, int maxUrlLength, int maxMetaBytes) {
+        this(maxRecordBytes, maxUrlLength, maxMetaBytes, true);
+    }
+
+    /**
+     * @param allowDeletes whether {@code forget} and {@code forget-key} are accepted: only exact
+     *     mode can delete (a Bloom filter cannot); otherwise they are {@code bad-op} dead letters
+     */
+    public MessageDecoder(
+            int maxRecordBytes, int maxUrlLength, int maxMetaBytes, boolean allowDeletes) {
         this.maxRecordBytes = maxRecordBytes;
         this.maxUrlLength = maxUrlLength;
         this.maxMetaBytes = maxMetaBytes;
+        this.allowDeletes = allowDeletes;
     }
 
     /**
@@ -120,7 +146,7 @@ public final class MessageDecoder implements Serializable {
         if (trimmed.charAt(0) == '{') {
             return decodeJson(trimmed);
         }
-        return checkUrl(trimmed, null, false);
+        return checkUrl(trimmed, null, false, Op.SEEN);
     }
 
     private static boolean startsWithBom(byte[] v) {
@@ -130,6 +156,9 @@ public final class MessageDecoder implements Serializable {
     private Decoded decodeJson(String text) {
         String url = null;
         boolean urlNotText = false;
+        String opText = null;
+        boolean opNotText = false;
+        String key = null;
         StringBuilder meta = null;
         try (JsonParser p = factory().createParser(text)) {
             p.nextToken(); // START_OBJECT: the text starts with '{'
@@ -147,9 +176,22 @@ public final class MessageDecoder implements Serializable {
                     }
                     continue;
                 }
+                if (name.equals("op")) {
+                    if (v == JsonToken.VALUE_STRING) {
+                        opText = p.getText();
+                    } else {
+                        opNotText = true;
+                        p.skipChildren();
+                    }
+                    continue;
+                }
                 p.skipChildren();
                 p.finishToken(); // a string value is read lazily: read it to find its end
                 int end = (int) p.currentLocation().getCharOffset();
+                if (name.equals("key")) {
+                    // The key of a forget-key op; for any other op an ordinary metadata field.
+                    key = v == JsonToken.VALUE_STRING ? p.getText() : null;
+                }
                 if (meta == null) {
                     meta = new StringBuilder(end - start + 2).append('{');
                 } else {
@@ -169,6 +211,40 @@ public final class MessageDecoder implements Serializable {
         } catch (IOException e) {
             return Decoded.fail(DeadLetterReason.BAD_JSON, "not a JSON object: " + e);
         }
+        Op op = Op.SEEN;
+        if (opText != null || opNotText) {
+            op = opText == null ? null : Op.of(opText);
+            if (op == null) {
+                return Decoded.fail(
+                        DeadLetterReason.BAD_OP,
+                        opNotText
+                                ? "field 'op' is not a string"
+                                : "op '"
+                                        + cut(opText)
+                                        + "' is not one of seen, force, mark-seen,"
+                                        + " forget, forget-key");
+            }
+            if (op.deletes() && !allowDeletes) {
+                return Decoded.fail(
+                        DeadLetterReason.BAD_OP,
+                        "op '"
+                                + op.code()
+                                + "' needs dedup.mode EXACT: an approximate filter cannot delete");
+            }
+        }
+        if (op == Op.FORGET_KEY) {
+            if (url != null || urlNotText) {
+                return Decoded.fail(
+                        DeadLetterReason.BAD_OP, "op 'forget-key' takes a 'key', not a 'url'");
+            }
+            if (key == null || key.isBlank() || key.length() > 253) {
+                return Decoded.fail(
+                        DeadLetterReason.BAD_OP,
+                        "op 'forget-key' needs a field 'key': a partition key of 1 to 253"
+                                + " characters");
+            }
+            return Decoded.forgetKey(key.strip());
+        }
         if (url == null || url.isBlank()) {
             return Decoded.fail(
                     DeadLetterReason.MISSING_URL,
@@ -177,11 +253,16 @@ public final class MessageDecoder implements Serializable {
                             : "field 'url' is not a non-empty string");
         }
         if (meta == null) {
-            return checkUrl(url.strip(), null, false);
+            return checkUrl(url.strip(), null, false, op);
         }
         String metaJson = meta.append('}').toString();
         boolean fits = utf8Length(metaJson) <= maxMetaBytes;
-        return checkUrl(url.strip(), fits ? metaJson : null, !fits);
+        return checkUrl(url.strip(), fits ? metaJson : null, !fits, op);
+    }
+
+    /** At most 64 characters of {@code s}, for a dead letter's detail. */
+    private static String cut(String s) {
+        return s.length() <= 64 ? s : s.substring(0, 64) + "…";
     }
 
     /** True if nothing but white space follows the object. */
@@ -202,13 +283,13 @@ public final class MessageDecoder implements Serializable {
         return n;
     }
 
-    private Decoded checkUrl(String url, String metaJson, boolean metaOmitted) {
+    private Decoded checkUrl(String url, String metaJson, boolean metaOmitted, Op op) {
         if (url.length() > maxUrlLength) {
             return Decoded.fail(
                     DeadLetterReason.TOO_LONG,
                     "URL has " + url.length() + " characters, more than " + maxUrlLength);
         }
-        return Decoded.ok(url, metaJson, metaOmitted);
+        return Decoded.ok(url, metaJson, metaOmitted, op);
     }
 
     private CharsetDecoder decoder() {

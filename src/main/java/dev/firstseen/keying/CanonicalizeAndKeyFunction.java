@@ -6,6 +6,7 @@ import dev.firstseen.metrics.DeadLetterCounters;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.DeadLetter;
 import dev.firstseen.record.DeadLetterReason;
+import dev.firstseen.record.Op;
 import dev.firstseen.record.UrlMessage;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -41,6 +42,10 @@ public class CanonicalizeAndKeyFunction extends ProcessFunction<UrlMessage, Cano
 
     @Override
     public void processElement(UrlMessage in, Context ctx, Collector<CanonicalUrl> out) {
+        if (in.op == Op.FORGET_KEY) {
+            forgetKey(in, ctx, out);
+            return;
+        }
         Canonicalization c = canonicalizer.canonicalize(in.url);
         if (!c.isAccepted()) {
             deadLetter(in, ctx, c.reason(), c.detail());
@@ -59,15 +64,57 @@ public class CanonicalizeAndKeyFunction extends ProcessFunction<UrlMessage, Cano
                 new CanonicalUrl(
                         Canonicalizer.fetchable(in.url), c.url(), key, in.metaJson, in.source);
         u.metaOmitted = in.metaOmitted;
+        u.op = in.op;
+        out.collect(u);
+    }
+
+    /**
+     * A forget-key op names a partition key, written as a host. It is normalized as a host is
+     * (IDNA, lower case) and must be a key as the job forms them: in domain mode a registrable
+     * domain, so that {@code www.example.com} is refused rather than taken for {@code example.com},
+     * which would forget far more than asked.
+     */
+    private void forgetKey(UrlMessage in, Context ctx, Collector<CanonicalUrl> out) {
+        Canonicalization c = canonicalizer.canonicalize("http://" + in.opKey + "/");
+        String key;
+        try {
+            key = c.isAccepted() ? keyer.keyOf(c) : null;
+        } catch (RuntimeException e) {
+            key = null;
+        }
+        if (key == null || !key.equals(c.host())) {
+            deadLetterOf(
+                    in.opKey,
+                    in,
+                    ctx,
+                    DeadLetterReason.BAD_OP,
+                    key == null
+                            ? "'" + in.opKey + "' is not a host name or address"
+                            : "'"
+                                    + in.opKey
+                                    + "' is not a partition key in "
+                                    + keyer.mode()
+                                    + " key mode; its key is '"
+                                    + key
+                                    + "'");
+            return;
+        }
+        CanonicalUrl u = new CanonicalUrl(null, null, key, null, in.source);
+        u.op = Op.FORGET_KEY;
         out.collect(u);
     }
 
     private void deadLetter(UrlMessage in, Context ctx, DeadLetterReason reason, String detail) {
+        deadLetterOf(in.url, in, ctx, reason, detail);
+    }
+
+    private void deadLetterOf(
+            String raw, UrlMessage in, Context ctx, DeadLetterReason reason, String detail) {
         deadLetters.inc(reason);
         ctx.output(
                 DeadLetter.TAG,
                 DeadLetter.of(
-                        in.url.getBytes(StandardCharsets.UTF_8),
+                        raw.getBytes(StandardCharsets.UTF_8),
                         in.source,
                         reason,
                         detail,

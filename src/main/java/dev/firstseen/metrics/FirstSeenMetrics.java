@@ -33,6 +33,10 @@ public final class FirstSeenMetrics {
     public static final String FILTER_REBUILDS = "filterRebuilds";
     public static final String FILTER_REBUILD_READS = "filterRebuildReads";
     public static final String FILTER_SATURATED = "filterSaturated";
+    public static final String OPS_FORCED = "opsForced";
+    public static final String OPS_MARKED_SEEN = "opsMarkedSeen";
+    public static final String OPS_FORGOTTEN = "opsForgotten";
+    public static final String OPS_KEYS_FORGOTTEN = "opsKeysForgotten";
 
     /** Accumulator only: heap held by the Bloom page cache when a bounded run finished. */
     public static final String FILTER_BYTES_AT_END = "filterBytesAtEnd";

@@ -14,6 +14,9 @@ public class CanonicalUrl {
     /** True if the message's metadata was too large for the frontier and left out. */
     public boolean metaOmitted;
 
+    /** What the record asks of the seen-set. For {@link Op#FORGET_KEY} only {@link #key} is set. */
+    public Op op = Op.SEEN;
+
     public CanonicalUrl() {}
 
     public CanonicalUrl(

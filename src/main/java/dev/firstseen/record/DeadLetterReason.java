@@ -25,6 +25,11 @@ public enum DeadLetterReason {
     HOST_TOO_LONG("host-too-long"),
     /** Port that is not a number from 0 to 65535. */
     BAD_PORT("bad-port"),
+    /**
+     * A JSON record's {@code "op"} is not one of the ops, {@code forget-key} has no usable {@code
+     * "key"}, or the op needs exact mode and the job runs approximate mode.
+     */
+    BAD_OP("bad-op"),
     /** The canonical form is longer than {@code canonical.max-url-length}. */
     CANONICAL_TOO_LONG("canonical-too-long"),
     /**

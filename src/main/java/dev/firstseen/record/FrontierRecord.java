@@ -15,6 +15,9 @@ public class FrontierRecord {
     /** True if the input's metadata was larger than {@code frontier.max-meta-size}, left out. */
     public boolean metaOmitted;
 
+    /** True if an {@link Op#FORCE} record emitted it, whatever the seen-set said. */
+    public boolean forced;
+
     public FrontierRecord() {}
 
     public FrontierRecord(

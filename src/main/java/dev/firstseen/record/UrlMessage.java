@@ -13,6 +13,12 @@ public class UrlMessage {
     /** True if the message had metadata larger than the frontier carries, left out. */
     public boolean metaOmitted;
 
+    /** What the record asks of the seen-set; {@link Op#SEEN} unless its JSON said otherwise. */
+    public Op op = Op.SEEN;
+
+    /** For {@link Op#FORGET_KEY}: the partition key to forget ({@link #url} is then null). */
+    public String opKey;
+
     public UrlMessage() {}
 
     public UrlMessage(String url, String metaJson, SourcePosition source) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.firstseen.emit.internal.JsonWriter;
 import dev.firstseen.record.DeadLetterReason;
+import dev.firstseen.record.Op;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -86,7 +87,68 @@ class MessageDecoderTest {
                         "after"),
                 Arguments.of("{\"url\":\"http://a/\"}{}", DeadLetterReason.BAD_JSON, "after"),
                 Arguments.of("{\"url\":\"http://a/\",}", DeadLetterReason.BAD_JSON, "JSON"),
-                Arguments.of("{'url':'http://a/'}", DeadLetterReason.BAD_JSON, "JSON"));
+                Arguments.of("{'url':'http://a/'}", DeadLetterReason.BAD_JSON, "JSON"),
+                // Ops (issue 15).
+                Arguments.of(
+                        "{\"url\":\"http://a/\",\"op\":\"delete\"}",
+                        DeadLetterReason.BAD_OP,
+                        "not one of"),
+                Arguments.of(
+                        "{\"url\":\"http://a/\",\"op\":1}",
+                        DeadLetterReason.BAD_OP,
+                        "not a string"),
+                Arguments.of(
+                        "{\"op\":\"forget-key\"}", DeadLetterReason.BAD_OP, "needs a field 'key'"),
+                Arguments.of(
+                        "{\"op\":\"forget-key\",\"key\":7}",
+                        DeadLetterReason.BAD_OP,
+                        "needs a field 'key'"),
+                Arguments.of(
+                        "{\"op\":\"forget-key\",\"key\":\"a.com\",\"url\":\"http://a.com/\"}",
+                        DeadLetterReason.BAD_OP,
+                        "not a 'url'"),
+                Arguments.of("{\"op\":\"force\"}", DeadLetterReason.MISSING_URL, "no field"));
+    }
+
+    /** Each op is read from "op"; "key" is metadata unless the op is forget-key. */
+    @Test
+    void readsOps() {
+        assertThat(decode("http://a/").op).isEqualTo(Op.SEEN);
+        assertThat(decode("{\"url\":\"http://a/\"}").op).isEqualTo(Op.SEEN);
+        for (Op op : new Op[] {Op.SEEN, Op.FORCE, Op.MARK_SEEN, Op.FORGET}) {
+            MessageDecoder.Decoded d =
+                    decode("{\"url\":\"http://a/\",\"op\":\"" + op.code() + "\",\"key\":\"k\"}");
+            assertThat(d.reason).isNull();
+            assertThat(d.op).isEqualTo(op);
+            assertThat(d.url).isEqualTo("http://a/");
+            assertThat(d.metaJson).isEqualTo("{\"key\":\"k\"}"); // not the op itself
+        }
+        MessageDecoder.Decoded forget = decode("{\"op\":\"forget-key\",\"key\":\" Example.COM \"}");
+        assertThat(forget.reason).isNull();
+        assertThat(forget.op).isEqualTo(Op.FORGET_KEY);
+        assertThat(forget.opKey).isEqualTo("Example.COM");
+        assertThat(forget.url).isNull();
+    }
+
+    /** A Bloom filter cannot delete: approximate mode's decoder refuses forget and forget-key. */
+    @Test
+    void deletesNeedExactMode() {
+        MessageDecoder approximate = new MessageDecoder(1024, 100, 200, false);
+        for (String v :
+                new String[] {
+                    "{\"url\":\"http://a/\",\"op\":\"forget\"}",
+                    "{\"op\":\"forget-key\",\"key\":\"a.com\"}"
+                }) {
+            MessageDecoder.Decoded d = approximate.decode(v.getBytes(StandardCharsets.UTF_8));
+            assertThat(d.reason).as(v).isEqualTo(DeadLetterReason.BAD_OP);
+            assertThat(d.detail).contains("dedup.mode EXACT");
+        }
+        assertThat(
+                        approximate.decode(
+                                        "{\"url\":\"http://a/\",\"op\":\"force\"}"
+                                                .getBytes(StandardCharsets.UTF_8))
+                                .op)
+                .isEqualTo(Op.FORCE);
     }
 
     @ParameterizedTest

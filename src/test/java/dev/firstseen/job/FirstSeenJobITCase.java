@@ -32,6 +32,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -187,6 +188,57 @@ class FirstSeenJobITCase {
 
         // Accumulators of the final, successful attempt.
         assertThat(result.getAllAccumulatorResults()).containsKey("firstSeen");
+    }
+
+    /** Seen-set ops (issue 15) travel with the data of their partition and act in its order. */
+    @Test
+    void opsActInTheOrderOfTheirPartition() throws Exception {
+        String in = KAFKA.freshTopic("ops-in", 1);
+        String frontier = KAFKA.freshTopic("ops-frontier", 2);
+        String dead = KAFKA.freshTopic("ops-dead", 1);
+        KAFKA.produce(
+                in,
+                List.of(
+                        bytes("http://a.com/1"),
+                        bytes("http://a.com/2"),
+                        bytes("http://b.com/1"),
+                        bytes("{\"url\":\"http://a.com/1\",\"op\":\"force\"}"),
+                        bytes("{\"url\":\"http://c.com/1\",\"op\":\"mark-seen\"}"),
+                        bytes("http://c.com/1"),
+                        bytes("{\"url\":\"http://a.com/2\",\"op\":\"forget\"}"),
+                        bytes("http://a.com/2"),
+                        bytes("{\"op\":\"forget-key\",\"key\":\"B.com\"}"),
+                        bytes("http://b.com/1"),
+                        bytes("{\"op\":\"forget-key\",\"key\":\"www.b.com\"}"),
+                        bytes("{\"url\":\"http://a.com/3\",\"op\":\"drop\"}")));
+        Configuration conf = new Configuration();
+        conf.setString("kafka.bootstrap-servers", KAFKA.bootstrapServers());
+        conf.setString("input.topics", in);
+        conf.setString("input.starting-offsets", "EARLIEST");
+        conf.setString("input.bounded", "true");
+        conf.setString("frontier.topic", frontier);
+        conf.setString("dead-letter.topic", dead);
+        conf.setString("sink.transactional-id-prefix", "it-" + in);
+        conf.setString("execution.checkpointing.interval", "300 ms");
+        conf.setString("parallelism.default", "2");
+        FirstSeenJob.run(conf);
+
+        Map<String, Integer> emitted = new TreeMap<>();
+        int forced = 0;
+        for (ConsumerRecord<byte[], byte[]> r : KAFKA.drain(frontier)) {
+            JsonNode n = json.readTree(r.value());
+            emitted.merge(n.get("canonical").asText(), 1, Integer::sum);
+            forced += n.has("forced") ? 1 : 0;
+        }
+        assertThat(emitted)
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of("http://a.com/1", 2, "http://a.com/2", 2, "http://b.com/1", 2));
+        assertThat(forced).isEqualTo(1);
+        List<String> reasons = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : KAFKA.drain(dead)) {
+            reasons.add(json.readTree(r.value()).get("reason").asText());
+        }
+        assertThat(reasons).containsExactlyInAnyOrder("bad-op", "bad-op");
     }
 
     private static byte[] bytes(String s) {

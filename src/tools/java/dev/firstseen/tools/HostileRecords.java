@@ -10,13 +10,13 @@ import java.util.SplittableRandom;
  * of 1 MiB, null values (tombstones), empty and blank values, JSON without a usable {@code url}
  * (missing, a number, null, an array, an object, truncated, nested too deep), control characters in
  * the host, hosts over the DNS limits, host labels too long for IDNA (raw, percent-encoded and as
- * JSON escapes), duplicate {@code url} keys, content after the JSON object, every scheme a crawler
- * meets besides http(s), broken authorities and ports. {@code HostileRecordsTest} checks each kind
- * is rejected by the job's own decoder and canonicalizer.
+ * JSON escapes), duplicate {@code url} keys, content after the JSON object, unknown ops, every
+ * scheme a crawler meets besides http(s), broken authorities and ports. {@code HostileRecordsTest}
+ * checks each kind is rejected by the job's own decoder and canonicalizer.
  */
 public final class HostileRecords {
     /** Number of kinds; {@link #kind(int)} makes one of each. */
-    public static final int KINDS = 29;
+    public static final int KINDS = 30;
 
     private static final String[] SCHEMES = {
         "mailto:a@b.example",
@@ -125,8 +125,13 @@ public final class HostileRecords {
                         "{\"url\":\"http://a-site.com/"
                                 + rnd.nextInt(1000)
                                 + "\",\"url\":\"http://b-site.com/8\"}");
-            default: // content after the object
+            case 28: // content after the object
                 return utf8("{\"url\":\"http://a-site.com/" + rnd.nextInt(1000) + "\"} trailing");
+            default: // an op that does not exist
+                return utf8(
+                        "{\"url\":\"http://a-site.com/"
+                                + rnd.nextInt(1000)
+                                + "\",\"op\":\"delete\"}");
         }
     }
 

@@ -1,0 +1,107 @@
+package dev.firstseen.dedup;
+
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.Op;
+
+/**
+ * The seen-set ops other than {@link Op#SEEN}, each keeping the invariants of the three levels: L1
+ * holds only fingerprints that are in the state, the Bloom filter is a superset of the exact store,
+ * and the exact store holds exactly the URLs the job treats as seen.
+ *
+ * <ul>
+ *   <li>{@code force}: into the seen-set (the exact store's time becomes now) and emitted with
+ *       {@code "forced":true}, whatever the state said.
+ *   <li>{@code mark-seen}: into the seen-set if not there yet (an existing time is kept); nothing
+ *       emitted.
+ *   <li>{@code forget}: out of the exact store and L1. The filter keeps its bits, so the URL's next
+ *       sighting is a "maybe" that finds the exact store without it: new.
+ *   <li>{@code forget-key}: the key's exact store, filter pages and metadata cleared, its cached
+ *       filter dropped, and L1 emptied (its entries do not say their key).
+ * </ul>
+ *
+ * The deleting ops need the exact store; the decoder refuses them in approximate mode.
+ */
+final class SeenSetOps {
+    /** What the ops need of the operator, for the record's key (the current key). */
+    interface Levels {
+        KeyFilter filter() throws Exception;
+
+        /** Inserts into the filter, rebuilding it first in exact mode if it is full. */
+        void insert(KeyFilter f, Fingerprint fp) throws Exception;
+
+        /** Clears all keyed state of the current key and drops its cached filter. */
+        void clearKey() throws Exception;
+
+        /** Accounts for what the op did to {@code f}'s pages (cache budget, metrics). */
+        void touched(KeyFilter f, long bytesBefore, long loadsBefore) throws Exception;
+
+        long now();
+
+        void emit(FrontierRecord r);
+    }
+
+    private final ExactStore exact;
+    private final RecentFingerprintCache recent;
+    private final CountingPageLoader loader;
+    private final DedupMetrics metrics;
+
+    SeenSetOps(
+            ExactStore exact,
+            RecentFingerprintCache recent,
+            CountingPageLoader loader,
+            DedupMetrics metrics) {
+        this.exact = exact;
+        this.recent = recent;
+        this.loader = loader;
+        this.metrics = metrics;
+    }
+
+    /** Applies {@code in.op}; {@code fp} is null for {@link Op#FORGET_KEY}. */
+    void apply(CanonicalUrl in, Fingerprint fp, Levels levels) throws Exception {
+        switch (in.op) {
+            case FORGET_KEY:
+                levels.clearKey();
+                recent.clear();
+                metrics.opsKeysForgotten.inc();
+                return;
+            case FORGET:
+                exact.remove(fp);
+                recent.remove(fp);
+                metrics.opsForgotten.inc();
+                return;
+            case FORCE:
+            case MARK_SEEN:
+                record(in, fp, levels);
+                return;
+            default:
+                throw new IllegalArgumentException("not an op of this class: " + in.op);
+        }
+    }
+
+    private void record(CanonicalUrl in, Fingerprint fp, Levels levels) throws Exception {
+        KeyFilter filter = levels.filter();
+        long bytesBefore = filter.bytes();
+        long loadsBefore = loader.loads();
+        long now = levels.now();
+        boolean known = filter.mightContain(fp, loader) && (exact == null || exact.contains(fp));
+        if (!known) {
+            levels.insert(filter, fp);
+        }
+        if (exact != null && (!known || in.op == Op.FORCE)) {
+            exact.put(fp, now);
+        }
+        recent.add(fp);
+        if (in.op == Op.FORCE) {
+            metrics.opsForced.inc();
+            FrontierRecord r =
+                    new FrontierRecord(in.url, in.canonical, in.key, now, in.metaJson, in.source);
+            r.metaOmitted = in.metaOmitted;
+            r.forced = true;
+            levels.emit(r);
+        } else {
+            metrics.opsMarkedSeen.inc();
+        }
+        levels.touched(filter, bytesBefore, loadsBefore);
+    }
+}
