@@ -239,6 +239,17 @@ public final class FirstSeenOptions {
                                     + " mode differ from the state's, accepting that URLs seen"
                                     + " before may be emitted again.");
 
+    public static final ConfigOption<Duration> REVISIT_AFTER =
+            ConfigOptions.key("dedup.revisit-after")
+                    .durationType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Emit a seen URL again once this long has passed since it was last"
+                                    + " emitted (e.g. 30 d), decided on the input record's Kafka"
+                                    + " timestamp (clamped to the processing time). The frontier"
+                                    + " record then says \"revisit\":true and \"last_emitted\"."
+                                    + " Exact mode only. Default: never.");
+
     public static final ConfigOption<Boolean> METRICS_ACCUMULATORS =
             ConfigOptions.key("metrics.accumulators")
                     .booleanType()
@@ -280,5 +291,6 @@ public final class FirstSeenOptions {
                     FILTER_CACHE_SIZE,
                     RECENT_CACHE_ENTRIES,
                     ALLOW_SETTINGS_CHANGE,
+                    REVISIT_AFTER,
                     METRICS_ACCUMULATORS);
 }

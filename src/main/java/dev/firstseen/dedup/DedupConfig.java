@@ -20,6 +20,8 @@ import java.util.TreeMap;
  * @param allowGuardedChange restore even if a guarded setting changed
  * @param fingerprints the fingerprint function of a job without state (a new secret key); a
  *     restored job uses the one its state records instead
+ * @param revisitAfterMillis emit a seen URL again once this long passed since it was last emitted
+ *     (exact mode); 0 for never
  */
 public record DedupConfig(
         DedupMode mode,
@@ -29,7 +31,8 @@ public record DedupConfig(
         int recentCacheEntries,
         SortedMap<String, String> guarded,
         boolean allowGuardedChange,
-        FingerprintFunction fingerprints)
+        FingerprintFunction fingerprints,
+        long revisitAfterMillis)
         implements Serializable {
 
     public DedupConfig {
@@ -70,6 +73,7 @@ public record DedupConfig(
         private final SortedMap<String, String> guarded = new TreeMap<>();
         private boolean allowGuardedChange;
         private FingerprintFunction fingerprints;
+        private long revisitAfterMillis;
 
         public Builder mode(DedupMode m) {
             this.mode = m;
@@ -111,6 +115,12 @@ public record DedupConfig(
             return this;
         }
 
+        /** 0 (the default) never revisits. */
+        public Builder revisitAfterMillis(long millis) {
+            this.revisitAfterMillis = millis;
+            return this;
+        }
+
         /** Default: SipHash-2-4-128 under a new random key, drawn when {@link #build()} runs. */
         public Builder fingerprints(FingerprintFunction f) {
             this.fingerprints = f;
@@ -126,7 +136,8 @@ public record DedupConfig(
                     recentCacheEntries,
                     guarded,
                     allowGuardedChange,
-                    fingerprints != null ? fingerprints : FingerprintFunction.newSecret());
+                    fingerprints != null ? fingerprints : FingerprintFunction.newSecret(),
+                    revisitAfterMillis);
         }
     }
 }

@@ -21,6 +21,7 @@ final class DedupMetrics {
     final Counter filterRebuilds;
     final Counter filterRebuildReads;
     final Counter filterSaturated;
+    final Counter revisits;
     final Counter opsForced;
     final Counter opsMarkedSeen;
     final Counter opsForgotten;
@@ -41,6 +42,7 @@ final class DedupMetrics {
         filterRebuilds = counter(ctx, FirstSeenMetrics.FILTER_REBUILDS);
         filterRebuildReads = counter(ctx, FirstSeenMetrics.FILTER_REBUILD_READS);
         filterSaturated = counter(ctx, FirstSeenMetrics.FILTER_SATURATED);
+        revisits = counter(ctx, FirstSeenMetrics.REVISITS);
         opsForced = counter(ctx, FirstSeenMetrics.OPS_FORCED);
         opsMarkedSeen = counter(ctx, FirstSeenMetrics.OPS_MARKED_SEEN);
         opsForgotten = counter(ctx, FirstSeenMetrics.OPS_FORGOTTEN);

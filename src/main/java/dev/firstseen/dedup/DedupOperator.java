@@ -84,6 +84,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient CountingPageLoader loader;
     private transient DedupMetrics metrics;
     private transient SeenSetOps ops;
+    private transient RevisitRule revisit;
     private transient long lastFlushPages;
     private transient long lastSummaryNanos;
 
@@ -203,6 +204,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         lastSummaryNanos = System.nanoTime() - SUMMARY_INTERVAL_NANOS; // first checkpoint logs
         metrics = new DedupMetrics(getRuntimeContext(), getMetricGroup());
         ops = new SeenSetOps(exact, recent, loader, metrics);
+        revisit =
+                config.revisitAfterMillis() > 0
+                        ? new RevisitRule(config.revisitAfterMillis())
+                        : null;
         metrics.gauge("filterCacheBytes", cache::bytes);
         metrics.gauge("filterCacheKeys", cache::keys);
         metrics.gauge("filterCachePages", cache::pages);
@@ -233,7 +238,15 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             return;
         }
         Fingerprint fp = fingerprints.of(in.canonical);
-        if (recent.contains(fp)) {
+        long processingTime = getProcessingTimeService().getCurrentProcessingTime();
+        long t =
+                revisit == null
+                        ? processingTime
+                        : revisit.decisionTime(in.source.timestamp, processingTime);
+        long cached = recent.timeOf(fp);
+        if (cached != RecentFingerprintCache.ABSENT
+                && (revisit == null
+                        || (cached != RecentFingerprintCache.UNKNOWN && !revisit.due(cached, t)))) {
             metrics.l1Hits.inc();
             metrics.duplicates.inc();
             return;
@@ -243,6 +256,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         long loadsBefore = loader.loads();
 
         boolean isNew;
+        Long lastEmitted = null; // set when a seen URL is due for a revisit
+        long knownTime = RecentFingerprintCache.UNKNOWN;
         if (!filter.mightContain(fp, loader)) {
             metrics.l2DefinitelyNew.inc();
             isNew = true;
@@ -252,28 +267,41 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 isNew = false;
             } else {
                 metrics.l3Reads.inc();
-                isNew = !exact.contains(fp);
+                Long stored = exact.get(fp);
+                isNew = stored == null;
                 if (isNew) {
                     metrics.falsePositivesCaught.inc();
+                } else if (revisit != null && revisit.due(stored, t)) {
+                    lastEmitted = stored;
+                } else {
+                    knownTime = stored;
                 }
             }
         }
 
-        if (isNew) {
-            long now = getProcessingTimeService().getCurrentProcessingTime();
-            insert(filter, fp);
-            if (exact != null) {
-                exact.put(fp, now);
+        if (isNew || lastEmitted != null) {
+            if (isNew) {
+                insert(filter, fp);
+                metrics.firstSeen.inc();
+            } else {
+                metrics.revisits.inc();
             }
-            metrics.firstSeen.inc();
+            if (exact != null) {
+                exact.put(fp, t);
+            }
             FrontierRecord r =
-                    new FrontierRecord(in.url, in.canonical, in.key, now, in.metaJson, in.source);
+                    new FrontierRecord(in.url, in.canonical, in.key, t, in.metaJson, in.source);
             r.metaOmitted = in.metaOmitted;
+            if (lastEmitted != null) {
+                r.revisit = true;
+                r.lastEmitted = lastEmitted;
+            }
             output.collect(element.replace(r));
+            knownTime = t;
         } else {
             metrics.duplicates.inc();
         }
-        recent.add(fp);
+        recent.add(fp, knownTime);
 
         metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
         cache.update(filter, bytesBefore);

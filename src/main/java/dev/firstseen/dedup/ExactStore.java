@@ -17,6 +17,11 @@ final class ExactStore {
         return seen.contains(fp);
     }
 
+    /** The time stored with {@code fp} (last emitted, epoch millis), or null if it is not seen. */
+    Long get(Fingerprint fp) throws Exception {
+        return seen.get(fp);
+    }
+
     void put(Fingerprint fp, long millis) throws Exception {
         seen.put(fp, millis);
     }

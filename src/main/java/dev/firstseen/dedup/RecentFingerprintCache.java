@@ -15,7 +15,14 @@ package dev.firstseen.dedup;
 public final class RecentFingerprintCache {
     private final long[] his;
     private final long[] los;
+    private final long[] times;
     private final int mask;
+
+    /** {@link #timeOf} of a fingerprint that is not cached. */
+    public static final long ABSENT = Long.MIN_VALUE;
+
+    /** The time of an entry added without one: a revisit rule must ask the exact store. */
+    public static final long UNKNOWN = Long.MIN_VALUE + 1;
 
     /**
      * @param entries capacity, rounded up to a power of two; 0 disables the cache
@@ -30,6 +37,7 @@ public final class RecentFingerprintCache {
         }
         his = new long[size];
         los = new long[size];
+        times = new long[size];
         mask = size - 1;
     }
 
@@ -42,12 +50,23 @@ public final class RecentFingerprintCache {
     }
 
     public void add(Fingerprint fp) {
+        add(fp, UNKNOWN);
+    }
+
+    /** Adds {@code fp} with the time the URL was last emitted (for revisit rules). */
+    public void add(Fingerprint fp, long lastEmitted) {
         if (mask < 0) {
             return;
         }
         int i = slot(fp);
         his[i] = fp.hi;
         los[i] = fp.lo;
+        times[i] = lastEmitted;
+    }
+
+    /** The last-emitted time cached with {@code fp}, {@link #UNKNOWN}, or {@link #ABSENT}. */
+    public long timeOf(Fingerprint fp) {
+        return contains(fp) ? times[slot(fp)] : ABSENT;
     }
 
     /** Drops {@code fp} if it is cached: it left the seen-set (a forget op). */

@@ -20,7 +20,8 @@ import org.apache.flink.api.common.serialization.SerializationSchema;
  *
  * {@code meta} is present only for JSON input with fields besides {@code url}; {@code
  * "meta_omitted":true} takes its place when they were larger than {@code frontier.max-meta-size}.
- * {@code "forced":true} marks a record a {@code force} op emitted whatever the seen-set said. The
+ * {@code "forced":true} marks a record a {@code force} op emitted whatever the seen-set said;
+ * {@code "revisit":true, "last_emitted":<ms>} one emitted again by {@code dedup.revisit-after}. The
  * size of a value is bounded by the URL length limit and that option ({@link #maxBytes}).
  *
  * <p>Written by hand rather than with Jackson: {@code scripts/jmh JsonWriteBenchmark} measures it
@@ -96,6 +97,9 @@ public final class FrontierSerializer {
         }
         if (r.forced) {
             w.raw(",\"forced\":true");
+        }
+        if (r.revisit) {
+            w.raw(",\"revisit\":true,\"last_emitted\":").number(r.lastEmitted);
         }
         return w.raw('}').toBytes();
     }

@@ -18,6 +18,14 @@ public class FrontierRecord {
     /** True if an {@link Op#FORCE} record emitted it, whatever the seen-set said. */
     public boolean forced;
 
+    /**
+     * True if emitted again because {@code dedup.revisit-after} passed since {@link #lastEmitted}.
+     */
+    public boolean revisit;
+
+    /** For a {@link #revisit}: when the URL was emitted before, epoch millis. */
+    public long lastEmitted;
+
     public FrontierRecord() {}
 
     public FrontierRecord(

@@ -124,6 +124,22 @@ class FirstSeenSettingsTest {
         FirstSeenSettings.from(sized(1, "1e-9"));
     }
 
+    @Test
+    void revisitsNeedExactModeAndAPositiveDuration() {
+        Configuration approximate = sized(128, "0.01");
+        approximate.setString("dedup.mode", "APPROXIMATE");
+        approximate.setString("dedup.revisit-after", "30 d");
+        assertThatThrownBy(() -> FirstSeenSettings.from(approximate))
+                .hasMessageContaining("'dedup.revisit-after' needs 'dedup.mode' EXACT");
+        Configuration zero = sized(128, "0.01");
+        zero.setString("dedup.revisit-after", "0 s");
+        assertThatThrownBy(() -> FirstSeenSettings.from(zero)).hasMessageContaining("positive");
+        Configuration ok = sized(128, "0.01");
+        ok.setString("dedup.revisit-after", "30 d");
+        assertThat(FirstSeenSettings.from(ok).dedupConfig().revisitAfterMillis())
+                .isEqualTo(30L * 24 * 3600 * 1000);
+    }
+
     private static Configuration sized(long urlsPerKey, String rate) {
         return args(
                 "--kafka.bootstrap-servers",

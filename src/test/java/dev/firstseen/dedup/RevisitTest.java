@@ -1,0 +1,128 @@
+package dev.firstseen.dedup;
+
+import static dev.firstseen.dedup.DedupOperatorTest.checkpoint;
+import static dev.firstseen.dedup.DedupOperatorTest.feed;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.SourcePosition;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code dedup.revisit-after} (issue 15): time comes from the records' Kafka timestamps, so these
+ * tests move time by writing timestamps, never by sleeping. The harness's processing time is 0,
+ * which would clamp every timestamp to it, so the operator under test runs with a processing time
+ * far ahead ({@link #LATER}).
+ */
+class RevisitTest {
+    private static final long HOUR = 3_600_000L;
+    private static final long T0 = 1_795_000_000_000L;
+    private static final long LATER = T0 + 1000 * HOUR;
+
+    private final DedupOperatorTest t = new DedupOperatorTest();
+
+    @AfterEach
+    void close() throws Exception {
+        t.closeHarnesses();
+    }
+
+    /** Decision time and due-ness: recordTs, processingTime, lastEmitted, due. */
+    @ParameterizedTest(name = "record {0}, processing {1}, last {2}: due {3}")
+    @CsvSource({
+        "0, 1000, 0, false", // 1 ms after: not due (2 h rule)
+        "7200000, 9999999999, 0, true", // exactly 2 h later: due
+        "7199999, 9999999999, 0, false",
+        "99999999999, 7200000, 0, true", // a record from the future is clamped to processing time
+        "99999999999, 7199999, 0, false",
+        "-1, 7200000, 0, true", // no timestamp: processing time
+    })
+    void rule(long recordTs, long processing, long last, boolean due) {
+        RevisitRule r = new RevisitRule(2 * HOUR);
+        assertThat(r.due(last, r.decisionTime(recordTs, processing))).isEqualTo(due);
+    }
+
+    private static CanonicalUrl at(int page, long ts) {
+        String c = "http://d1.com/p/" + page;
+        return new CanonicalUrl(c, c, "d1.com", null, new SourcePosition("in", 0, page, ts));
+    }
+
+    private static DedupConfig revisiting() {
+        return DedupConfig.builder()
+                .mode(DedupMode.EXACT)
+                .expectedUrlsPerKey(100)
+                .recentCacheEntries(1024)
+                .revisitAfterMillis(2 * HOUR)
+                .build();
+    }
+
+    private List<FrontierRecord> run(
+            DedupConfig cfg, OperatorSubtaskState restore, List<CanonicalUrl> urls)
+            throws Exception {
+        var h = t.harness(cfg, 1, 0, restore);
+        h.setProcessingTime(LATER);
+        feed(h, urls);
+        last = h;
+        return h.extractOutputValues();
+    }
+
+    private org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness<
+                    String, CanonicalUrl, FrontierRecord>
+            last;
+
+    @Test
+    void aSeenUrlComesBackOnceItsTimeHasCome() throws Exception {
+        List<CanonicalUrl> urls = new ArrayList<>();
+        urls.add(at(1, T0));
+        urls.add(at(1, T0 + HOUR)); // L1 answers: not due
+        urls.add(at(1, T0 + 2 * HOUR)); // due: L1's time says so, L3 confirms
+        urls.add(at(1, T0 + 2 * HOUR + 1)); // just emitted again: not due
+        urls.add(at(1, T0 + 3 * HOUR)); // 1 h after the revisit: not due
+        List<FrontierRecord> out = run(revisiting(), null, urls);
+        assertThat(out).hasSize(2);
+        assertThat(out.get(0).revisit).isFalse();
+        assertThat(out.get(0).firstSeen).isEqualTo(T0);
+        assertThat(out.get(1).revisit).isTrue();
+        assertThat(out.get(1).lastEmitted).isEqualTo(T0);
+        assertThat(out.get(1).firstSeen).isEqualTo(T0 + 2 * HOUR);
+    }
+
+    @Test
+    void timesSurviveRestoreAndTheL1CacheDoesNotHideADueUrl() throws Exception {
+        List<CanonicalUrl> before = new ArrayList<>();
+        for (int p = 0; p < 300; p++) {
+            before.add(at(p, T0 + p)); // enough for filter rebuilds, which must keep the times
+        }
+        run(revisiting(), null, before);
+        OperatorSubtaskState snap = checkpoint(last, 1);
+        List<CanonicalUrl> early = new ArrayList<>();
+        List<CanonicalUrl> due = new ArrayList<>();
+        for (int p = 0; p < 300; p++) {
+            early.add(at(p, T0 + HOUR));
+            due.add(at(p, T0 + 3 * HOUR));
+        }
+        List<CanonicalUrl> both = new ArrayList<>(early);
+        both.addAll(due);
+        List<FrontierRecord> out = run(revisiting(), snap, both);
+        // The early ones are duplicates (and fill L1 with their stored times); the due ones are
+        // revisits, each once, with the time of their first emission.
+        assertThat(out).hasSize(300).allMatch(r -> r.revisit);
+        for (FrontierRecord r : out) {
+            assertThat(r.lastEmitted).isEqualTo(T0 + r.source.offset);
+        }
+    }
+
+    @Test
+    void withoutTheRuleNothingComesBack() throws Exception {
+        DedupConfig never =
+                DedupConfig.builder().mode(DedupMode.EXACT).expectedUrlsPerKey(100).build();
+        List<FrontierRecord> out = run(never, null, List.of(at(1, T0), at(1, T0 + 1000 * HOUR)));
+        assertThat(out).hasSize(1);
+    }
+}
