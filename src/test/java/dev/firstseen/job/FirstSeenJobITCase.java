@@ -112,16 +112,8 @@ class FirstSeenJobITCase {
         Collections.shuffle(records, new Random(1));
         KAFKA.produce(in, records);
 
-        Configuration conf = new Configuration();
-        conf.setString("kafka.bootstrap-servers", KAFKA.bootstrapServers());
-        conf.setString("input.topics", in);
-        conf.setString("input.starting-offsets", "EARLIEST");
-        conf.setString("input.bounded", "true");
-        conf.setString("frontier.topic", frontier);
-        conf.setString("dead-letter.topic", dead);
-        conf.setString("sink.transactional-id-prefix", "it-" + in);
+        Configuration conf = boundedJob(in, frontier, dead);
         conf.setString("sink.transaction-naming", naming);
-        conf.setString("execution.checkpointing.interval", "300 ms");
         conf.setString("restart-strategy.type", "fixed-delay");
         conf.setString("restart-strategy.fixed-delay.attempts", "3");
         conf.setString("restart-strategy.fixed-delay.delay", "200 ms");
@@ -211,15 +203,7 @@ class FirstSeenJobITCase {
                         bytes("http://b.com/1"),
                         bytes("{\"op\":\"forget-key\",\"key\":\"www.b.com\"}"),
                         bytes("{\"url\":\"http://a.com/3\",\"op\":\"drop\"}")));
-        Configuration conf = new Configuration();
-        conf.setString("kafka.bootstrap-servers", KAFKA.bootstrapServers());
-        conf.setString("input.topics", in);
-        conf.setString("input.starting-offsets", "EARLIEST");
-        conf.setString("input.bounded", "true");
-        conf.setString("frontier.topic", frontier);
-        conf.setString("dead-letter.topic", dead);
-        conf.setString("sink.transactional-id-prefix", "it-" + in);
-        conf.setString("execution.checkpointing.interval", "300 ms");
+        Configuration conf = boundedJob(in, frontier, dead);
         conf.setString("parallelism.default", "2");
         FirstSeenJob.run(conf);
 
@@ -239,6 +223,20 @@ class FirstSeenJobITCase {
             reasons.add(json.readTree(r.value()).get("reason").asText());
         }
         assertThat(reasons).containsExactlyInAnyOrder("bad-op", "bad-op");
+    }
+
+    /** The job reading {@code in} from the start to its current end, on fresh topics. */
+    private static Configuration boundedJob(String in, String frontier, String dead) {
+        Configuration conf = new Configuration();
+        conf.setString("kafka.bootstrap-servers", KAFKA.bootstrapServers());
+        conf.setString("input.topics", in);
+        conf.setString("input.starting-offsets", "EARLIEST");
+        conf.setString("input.bounded", "true");
+        conf.setString("frontier.topic", frontier);
+        conf.setString("dead-letter.topic", dead);
+        conf.setString("sink.transactional-id-prefix", "it-" + in);
+        conf.setString("execution.checkpointing.interval", "300 ms");
+        return conf;
     }
 
     private static byte[] bytes(String s) {
