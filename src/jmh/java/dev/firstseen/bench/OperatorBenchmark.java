@@ -5,18 +5,16 @@ import dev.firstseen.dedup.BloomLayer;
 import dev.firstseen.dedup.DedupConfig;
 import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.dedup.DedupOperator;
+import dev.firstseen.dedup.DedupState;
 import dev.firstseen.dedup.Fingerprint;
-import dev.firstseen.dedup.FingerprintSerializer;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.SourcePosition;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -161,13 +159,7 @@ public class OperatorBenchmark extends ThroughputBenchmark {
 
         @Override
         public void open(OpenContext ctx) {
-            seen =
-                    getRuntimeContext()
-                            .getMapState(
-                                    new MapStateDescriptor<>(
-                                            "seen",
-                                            FingerprintSerializer.INSTANCE,
-                                            LongSerializer.INSTANCE));
+            seen = getRuntimeContext().getMapState(DedupState.seen());
         }
 
         @Override

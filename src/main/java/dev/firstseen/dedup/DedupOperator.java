@@ -9,15 +9,8 @@ import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.common.typeutils.base.IntSerializer;
-import org.apache.flink.api.common.typeutils.base.LongSerializer;
-import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -104,14 +97,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
-        settingsState =
-                context.getOperatorStateStore()
-                        .getUnionListState(
-                                new ListStateDescriptor<>("firstseen-settings", Types.STRING));
+        settingsState = context.getOperatorStateStore().getUnionListState(DedupState.settings());
         fingerprintState =
-                context.getOperatorStateStore()
-                        .getUnionListState(
-                                new ListStateDescriptor<>("firstseen-fingerprint", Types.STRING));
+                context.getOperatorStateStore().getUnionListState(DedupState.fingerprintFunction());
         fingerprints = restoredFingerprints(context.isRestored());
         fingerprintState.update(List.of(fingerprints.stored()));
         if (context.isRestored()) {
@@ -176,27 +164,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     @Override
     public void open() throws Exception {
         super.open();
-        pages =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>(
-                                        "bloom-pages",
-                                        IntSerializer.INSTANCE,
-                                        BytePrimitiveArraySerializer.INSTANCE));
-        metaState =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        "bloom-meta", FilterMetaSerializer.INSTANCE));
+        pages = getRuntimeContext().getMapState(DedupState.bloomPages());
+        metaState = getRuntimeContext().getState(DedupState.bloomMeta());
         if (config.mode() == DedupMode.EXACT) {
-            exact =
-                    new ExactStore(
-                            getRuntimeContext()
-                                    .getMapState(
-                                            new MapStateDescriptor<>(
-                                                    "seen",
-                                                    FingerprintSerializer.INSTANCE,
-                                                    LongSerializer.INSTANCE)));
+            exact = new ExactStore(getRuntimeContext().getMapState(DedupState.seen()));
         }
         loader = new CountingPageLoader(pages);
         cache = new FilterCache(new StateBacking(), config.filterCacheBytes());

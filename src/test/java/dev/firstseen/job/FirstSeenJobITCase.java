@@ -227,15 +227,8 @@ class FirstSeenJobITCase {
 
     /** The job reading {@code in} from the start to its current end, on fresh topics. */
     private static Configuration boundedJob(String in, String frontier, String dead) {
-        Configuration conf = new Configuration();
-        conf.setString("kafka.bootstrap-servers", KAFKA.bootstrapServers());
-        conf.setString("input.topics", in);
-        conf.setString("input.starting-offsets", "EARLIEST");
+        Configuration conf = KAFKA.jobOptions(in, frontier, dead);
         conf.setString("input.bounded", "true");
-        conf.setString("frontier.topic", frontier);
-        conf.setString("dead-letter.topic", dead);
-        conf.setString("sink.transactional-id-prefix", "it-" + in);
-        conf.setString("execution.checkpointing.interval", "300 ms");
         return conf;
     }
 

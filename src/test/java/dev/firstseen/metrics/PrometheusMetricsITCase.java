@@ -73,13 +73,7 @@ class PrometheusMetricsITCase {
         records.add(bytes("mailto:x@example.com"));
         KAFKA.produce(in, records);
 
-        Configuration conf = new Configuration();
-        conf.setString("kafka.bootstrap-servers", KAFKA.bootstrapServers());
-        conf.setString("input.topics", in);
-        conf.setString("input.starting-offsets", "EARLIEST");
-        conf.setString("frontier.topic", frontier);
-        conf.setString("dead-letter.topic", dead);
-        conf.setString("sink.transactional-id-prefix", "prom-" + in);
+        Configuration conf = KAFKA.jobOptions(in, frontier, dead);
         conf.setString("execution.checkpointing.interval", "500 ms");
         conf.setString("parallelism.default", "2");
         FirstSeenSettings settings = FirstSeenSettings.from(conf);

@@ -83,6 +83,24 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** Produces values (round-robin over partitions), null keys. */
+    /**
+     * FirstSeen options for a job from {@code in} to {@code frontier} and {@code dead} on this
+     * broker: reading from the start, transactional ids named after {@code in}, a checkpoint every
+     * 300 ms (the sinks commit on checkpoints).
+     */
+    public org.apache.flink.configuration.Configuration jobOptions(
+            String in, String frontier, String dead) {
+        var conf = new org.apache.flink.configuration.Configuration();
+        conf.setString("kafka.bootstrap-servers", bootstrapServers());
+        conf.setString("input.topics", in);
+        conf.setString("input.starting-offsets", "EARLIEST");
+        conf.setString("frontier.topic", frontier);
+        conf.setString("dead-letter.topic", dead);
+        conf.setString("sink.transactional-id-prefix", "it-" + in);
+        conf.setString("execution.checkpointing.interval", "300 ms");
+        return conf;
+    }
+
     public void produce(String topic, Collection<byte[]> values) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());

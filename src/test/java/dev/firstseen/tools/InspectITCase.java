@@ -49,14 +49,7 @@ class InspectITCase {
             }
         }
         KAFKA.produce(in, records);
-        Configuration conf = new Configuration();
-        conf.setString("kafka.bootstrap-servers", KAFKA.bootstrapServers());
-        conf.setString("input.topics", in);
-        conf.setString("input.starting-offsets", "EARLIEST");
-        conf.setString("frontier.topic", frontier);
-        conf.setString("dead-letter.topic", dead);
-        conf.setString("sink.transactional-id-prefix", "inspect-" + in);
-        conf.setString("execution.checkpointing.interval", "300 ms");
+        Configuration conf = KAFKA.jobOptions(in, frontier, dead);
         conf.setString("parallelism.default", "2");
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(

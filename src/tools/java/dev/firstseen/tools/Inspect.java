@@ -2,11 +2,10 @@ package dev.firstseen.tools;
 
 import dev.firstseen.canonical.Canonicalization;
 import dev.firstseen.canonical.Canonicalizer;
+import dev.firstseen.dedup.DedupState;
 import dev.firstseen.dedup.FilterMeta;
-import dev.firstseen.dedup.FilterMetaSerializer;
 import dev.firstseen.dedup.Fingerprint;
 import dev.firstseen.dedup.FingerprintFunction;
-import dev.firstseen.dedup.FingerprintSerializer;
 import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.keying.PartitionKeyer;
 import java.io.PrintStream;
@@ -23,14 +22,9 @@ import java.util.TreeMap;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.common.typeutils.base.IntSerializer;
-import org.apache.flink.api.common.typeutils.base.LongSerializer;
-import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.state.api.OperatorIdentifier;
 import org.apache.flink.state.api.SavepointReader;
@@ -93,14 +87,18 @@ public final class Inspect {
 
         Map<String, String> settings = new TreeMap<>();
         for (String e :
-                collect(savepoint.readUnionState(dedup, "firstseen-settings", Types.STRING))) {
+                collect(
+                        savepoint.readUnionState(
+                                dedup, DedupState.settings().getName(), Types.STRING))) {
             int eq = e.indexOf('=');
             if (eq > 0) {
                 settings.put(e.substring(0, eq), e.substring(eq + 1));
             }
         }
         List<String> recorded =
-                collect(savepoint.readUnionState(dedup, "firstseen-fingerprint", Types.STRING));
+                collect(
+                        savepoint.readUnionState(
+                                dedup, DedupState.fingerprintFunction().getName(), Types.STRING));
         FingerprintFunction f =
                 recorded.isEmpty()
                         ? FingerprintFunction.LEGACY_MURMUR3
@@ -191,25 +189,9 @@ public final class Inspect {
 
         @Override
         public void open(OpenContext ctx) {
-            seen =
-                    getRuntimeContext()
-                            .getMapState(
-                                    new MapStateDescriptor<>(
-                                            "seen",
-                                            FingerprintSerializer.INSTANCE,
-                                            LongSerializer.INSTANCE));
-            pages =
-                    getRuntimeContext()
-                            .getMapState(
-                                    new MapStateDescriptor<>(
-                                            "bloom-pages",
-                                            IntSerializer.INSTANCE,
-                                            BytePrimitiveArraySerializer.INSTANCE));
-            meta =
-                    getRuntimeContext()
-                            .getState(
-                                    new ValueStateDescriptor<>(
-                                            "bloom-meta", FilterMetaSerializer.INSTANCE));
+            seen = getRuntimeContext().getMapState(DedupState.seen());
+            pages = getRuntimeContext().getMapState(DedupState.bloomPages());
+            meta = getRuntimeContext().getState(DedupState.bloomMeta());
         }
 
         @Override

@@ -1,0 +1,45 @@
+package dev.firstseen.dedup;
+
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.base.IntSerializer;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+
+/**
+ * The dedup operator's state, by name and serializer: part of the savepoint format, so the operator
+ * and every reader of its savepoints ({@code Inspect}) take the descriptors from here. Never rename
+ * a state or change a serializer without a new version that reads the old one.
+ */
+public final class DedupState {
+    private DedupState() {}
+
+    /** Keyed: the exact store, fingerprint to last-emitted time in epoch millis (exact mode). */
+    public static MapStateDescriptor<Fingerprint, Long> seen() {
+        return new MapStateDescriptor<>(
+                "seen", FingerprintSerializer.INSTANCE, LongSerializer.INSTANCE);
+    }
+
+    /** Keyed: the Bloom filter's pages by page id ({@code layer << 24 | page}). */
+    public static MapStateDescriptor<Integer, byte[]> bloomPages() {
+        return new MapStateDescriptor<>(
+                "bloom-pages", IntSerializer.INSTANCE, BytePrimitiveArraySerializer.INSTANCE);
+    }
+
+    /** Keyed: the Bloom filter's metadata (layers, counts). */
+    public static ValueStateDescriptor<FilterMeta> bloomMeta() {
+        return new ValueStateDescriptor<>("bloom-meta", FilterMetaSerializer.INSTANCE);
+    }
+
+    /** Union operator state: the guarded settings as {@code name=value}. */
+    public static ListStateDescriptor<String> settings() {
+        return new ListStateDescriptor<>("firstseen-settings", Types.STRING);
+    }
+
+    /** Union operator state: the fingerprint function, {@link FingerprintFunction#stored()}. */
+    public static ListStateDescriptor<String> fingerprintFunction() {
+        return new ListStateDescriptor<>("firstseen-fingerprint", Types.STRING);
+    }
+}
