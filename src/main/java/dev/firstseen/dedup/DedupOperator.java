@@ -210,10 +210,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         }
         Fingerprint fp = fingerprints.of(in.canonical);
         long processingTime = getProcessingTimeService().getCurrentProcessingTime();
-        long t =
-                revisit == null
-                        ? processingTime
-                        : revisit.decisionTime(in.source.timestamp, processingTime);
+        // The record's own revisit_after overrides the job's dedup.revisit-after.
+        RevisitRule revisit =
+                in.revisitAfterMillis > 0 ? new RevisitRule(in.revisitAfterMillis) : this.revisit;
+        long t = RevisitRule.decisionTime(in.source.timestamp, processingTime);
         long cached = recent.timeOf(fp);
         if (cached != RecentFingerprintCache.ABSENT
                 && (revisit == null
@@ -313,7 +313,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
                     @Override
                     public long now() {
-                        return getProcessingTimeService().getCurrentProcessingTime();
+                        return RevisitRule.decisionTime(
+                                in.source.timestamp,
+                                getProcessingTimeService().getCurrentProcessingTime());
                     }
 
                     @Override

@@ -59,6 +59,7 @@ public class DecodeFunction extends ProcessFunction<RawRecord, UrlMessage> {
         UrlMessage m = new UrlMessage(d.url, d.metaJson, in.source);
         m.op = d.op;
         m.opKey = d.opKey;
+        m.revisitAfterMillis = d.revisitAfterMillis;
         if (d.metaOmitted) {
             m.metaOmitted = true;
             metaOmitted.inc();

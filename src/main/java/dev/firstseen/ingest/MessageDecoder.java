@@ -51,6 +51,9 @@ public final class MessageDecoder implements Serializable {
         /** For {@link Op#FORGET_KEY}: the key ({@link #url} is null then). */
         public final String opKey;
 
+        /** The record's own {@code revisit_after} in millis; 0 if it has none. */
+        public final long revisitAfterMillis;
+
         private Decoded(
                 String url,
                 String metaJson,
@@ -58,7 +61,8 @@ public final class MessageDecoder implements Serializable {
                 DeadLetterReason reason,
                 String detail,
                 Op op,
-                String opKey) {
+                String opKey,
+                long revisitAfterMillis) {
             this.url = url;
             this.metaJson = metaJson;
             this.metaOmitted = metaOmitted;
@@ -66,18 +70,21 @@ public final class MessageDecoder implements Serializable {
             this.detail = detail;
             this.op = op;
             this.opKey = opKey;
+            this.revisitAfterMillis = revisitAfterMillis;
         }
 
-        static Decoded ok(String url, String metaJson, boolean metaOmitted, Op op) {
-            return new Decoded(url, metaJson, metaOmitted, null, null, op, null);
+        static Decoded ok(
+                String url, String metaJson, boolean metaOmitted, Op op, long revisitAfterMillis) {
+            return new Decoded(
+                    url, metaJson, metaOmitted, null, null, op, null, revisitAfterMillis);
         }
 
         static Decoded forgetKey(String key) {
-            return new Decoded(null, null, false, null, null, Op.FORGET_KEY, key);
+            return new Decoded(null, null, false, null, null, Op.FORGET_KEY, key, 0);
         }
 
         static Decoded fail(DeadLetterReason reason, String detail) {
-            return new Decoded(null, null, false, reason, detail, Op.SEEN, null);
+            return new Decoded(null, null, false, reason, detail, Op.SEEN, null, 0);
         }
     }
 
@@ -146,7 +153,7 @@ public final class MessageDecoder implements Serializable {
         if (trimmed.charAt(0) == '{') {
             return decodeJson(trimmed);
         }
-        return checkUrl(trimmed, null, false, Op.SEEN);
+        return checkUrl(trimmed, null, false, Op.SEEN, 0);
     }
 
     private static boolean startsWithBom(byte[] v) {
@@ -158,6 +165,8 @@ public final class MessageDecoder implements Serializable {
         boolean urlNotText = false;
         String opText = null;
         boolean opNotText = false;
+        long revisitAfter = 0;
+        String badRevisit = null;
         String key = null;
         StringBuilder meta = null;
         try (JsonParser p = factory().createParser(text)) {
@@ -174,6 +183,14 @@ public final class MessageDecoder implements Serializable {
                         urlNotText = true;
                         p.skipChildren();
                     }
+                    continue;
+                }
+                if (name.equals("revisit_after")) {
+                    revisitAfter = revisitAfterMillis(p, v);
+                    if (revisitAfter <= 0) {
+                        badRevisit = String.valueOf(p.getText());
+                    }
+                    p.skipChildren();
                     continue;
                 }
                 if (name.equals("op")) {
@@ -232,6 +249,18 @@ public final class MessageDecoder implements Serializable {
                                 + "' needs dedup.mode EXACT: an approximate filter cannot delete");
             }
         }
+        if (badRevisit != null) {
+            return Decoded.fail(
+                    DeadLetterReason.BAD_OP,
+                    "revisit_after '"
+                            + cut(String.valueOf(badRevisit))
+                            + "' is not a positive ISO-8601 duration (P30D) or number of seconds");
+        }
+        if (revisitAfter > 0 && !allowDeletes) {
+            return Decoded.fail(
+                    DeadLetterReason.BAD_OP,
+                    "revisit_after needs dedup.mode EXACT: an approximate filter keeps no times");
+        }
         if (op == Op.FORGET_KEY) {
             if (url != null || urlNotText) {
                 return Decoded.fail(
@@ -253,11 +282,40 @@ public final class MessageDecoder implements Serializable {
                             : "field 'url' is not a non-empty string");
         }
         if (meta == null) {
-            return checkUrl(url.strip(), null, false, op);
+            return checkUrl(url.strip(), null, false, op, revisitAfter);
         }
         String metaJson = meta.append('}').toString();
         boolean fits = utf8Length(metaJson) <= maxMetaBytes;
-        return checkUrl(url.strip(), fits ? metaJson : null, !fits, op);
+        return checkUrl(url.strip(), fits ? metaJson : null, !fits, op, revisitAfter);
+    }
+
+    /** Longest revisit_after accepted: a century. */
+    private static final long MAX_REVISIT_MILLIS = 100L * 366 * 24 * 3600 * 1000;
+
+    /** A revisit_after value in millis; 0 or less if it is not a positive duration. */
+    private static long revisitAfterMillis(JsonParser p, JsonToken v) throws IOException {
+        long millis;
+        if (v == JsonToken.VALUE_NUMBER_INT) {
+            long seconds = p.getValueAsLong(-1);
+            millis = seconds > 0 && seconds <= MAX_REVISIT_MILLIS / 1000 ? seconds * 1000 : -1;
+        } else if (v == JsonToken.VALUE_STRING) {
+            try {
+                java.time.Duration d = java.time.Duration.parse(p.getText());
+                millis =
+                        d.isNegative()
+                                        || d.compareTo(
+                                                        java.time.Duration.ofMillis(
+                                                                MAX_REVISIT_MILLIS))
+                                                > 0
+                                ? -1
+                                : d.toMillis();
+            } catch (java.time.format.DateTimeParseException | ArithmeticException e) {
+                millis = -1;
+            }
+        } else {
+            millis = -1;
+        }
+        return millis;
     }
 
     /** At most 64 characters of {@code s}, for a dead letter's detail. */
@@ -283,13 +341,14 @@ public final class MessageDecoder implements Serializable {
         return n;
     }
 
-    private Decoded checkUrl(String url, String metaJson, boolean metaOmitted, Op op) {
+    private Decoded checkUrl(
+            String url, String metaJson, boolean metaOmitted, Op op, long revisitAfterMillis) {
         if (url.length() > maxUrlLength) {
             return Decoded.fail(
                     DeadLetterReason.TOO_LONG,
                     "URL has " + url.length() + " characters, more than " + maxUrlLength);
         }
-        return Decoded.ok(url, metaJson, metaOmitted, op);
+        return Decoded.ok(url, metaJson, metaOmitted, op, revisitAfterMillis);
     }
 
     private CharsetDecoder decoder() {

@@ -65,6 +65,7 @@ public class CanonicalizeAndKeyFunction extends ProcessFunction<UrlMessage, Cano
                         Canonicalizer.fetchable(in.url), c.url(), key, in.metaJson, in.source);
         u.metaOmitted = in.metaOmitted;
         u.op = in.op;
+        u.revisitAfterMillis = in.revisitAfterMillis;
         out.collect(u);
     }
 

@@ -17,6 +17,9 @@ public class CanonicalUrl {
     /** What the record asks of the seen-set. For {@link Op#FORGET_KEY} only {@link #key} is set. */
     public Op op = Op.SEEN;
 
+    /** The record's own {@code revisit_after} in millis, overriding the job's; 0 for none. */
+    public long revisitAfterMillis;
+
     public CanonicalUrl() {}
 
     public CanonicalUrl(

@@ -27,7 +27,8 @@ public enum DeadLetterReason {
     BAD_PORT("bad-port"),
     /**
      * A JSON record's {@code "op"} is not one of the ops, {@code forget-key} has no usable {@code
-     * "key"}, or the op needs exact mode and the job runs approximate mode.
+     * "key"}, its {@code revisit_after} is not a positive duration, or the op (or a revisit_after)
+     * needs exact mode and the job runs approximate mode.
      */
     BAD_OP("bad-op"),
     /** The canonical form is longer than {@code canonical.max-url-length}. */

@@ -19,6 +19,9 @@ public class UrlMessage {
     /** For {@link Op#FORGET_KEY}: the partition key to forget ({@link #url} is then null). */
     public String opKey;
 
+    /** The record's own {@code revisit_after} in millis, overriding the job's; 0 for none. */
+    public long revisitAfterMillis;
+
     public UrlMessage() {}
 
     public UrlMessage(String url, String metaJson, SourcePosition source) {

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * #withoutPreBarrierFlushOldUrlsComeBack} shows what happens otherwise, so these tests can fail.
  */
 class DedupOperatorTest {
-    private static final int MAX_PARALLELISM = 128;
+    static final int MAX_PARALLELISM = 128;
     private final List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>>
             open = new ArrayList<>();
 

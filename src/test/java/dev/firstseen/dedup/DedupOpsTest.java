@@ -128,4 +128,106 @@ class DedupOpsTest {
         assertThat(DedupOperatorTest.accumulator(h, "opsForgotten")).isEqualTo(1);
         assertThat(DedupOperatorTest.accumulator(h, "opsKeysForgotten")).isEqualTo(1);
     }
+
+    /**
+     * The seen-set as a set of canonical URLs: what the job must emit for a stream of data and ops,
+     * the reference the operator is checked against.
+     */
+    static final class Model {
+        final java.util.Set<String> seen = new java.util.HashSet<>();
+
+        /** The canonical URL {@code u} emits, or null. */
+        String apply(CanonicalUrl u) {
+            switch (u.op) {
+                case FORGET_KEY:
+                    seen.removeIf(c -> c.startsWith("http://" + u.key + "/"));
+                    return null;
+                case FORGET:
+                    seen.remove(u.canonical);
+                    return null;
+                case MARK_SEEN:
+                    seen.add(u.canonical);
+                    return null;
+                case FORCE:
+                    seen.add(u.canonical);
+                    return u.canonical;
+                default:
+                    return seen.add(u.canonical) ? u.canonical : null;
+            }
+        }
+    }
+
+    /** A crawl stream with ops mixed in: marks, forgets, forces and a forget-key or two. */
+    private static List<CanonicalUrl> mixed(int n, long seed) {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        List<CanonicalUrl> out = new ArrayList<>();
+        for (CanonicalUrl u : DedupOperatorTest.stream(n, 30, 300, seed)) {
+            int dice = r.nextInt(100);
+            if (dice < 5) {
+                u.op = Op.MARK_SEEN;
+            } else if (dice < 9) {
+                u.op = Op.FORGET;
+            } else if (dice < 10) {
+                u.op = Op.FORCE;
+            }
+            out.add(u);
+            if (r.nextInt(2000) == 0) {
+                out.add(forgetKey(r.nextInt(30)));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void opsMatchTheModelAcrossRescaleOneToTwoToOne() throws Exception {
+        int max = DedupOperatorTest.MAX_PARALLELISM;
+        Model model = new Model();
+        List<CanonicalUrl> phase1 = mixed(6000, 21);
+        List<CanonicalUrl> phase2 = mixed(6000, 22);
+        List<CanonicalUrl> phase3 = mixed(6000, 23);
+        List<String> expected1 = new ArrayList<>();
+        phase1.forEach(
+                u -> java.util.Optional.ofNullable(model.apply(u)).ifPresent(expected1::add));
+
+        var one = t.harness(exact(), 1, 0, null);
+        feed(one, phase1);
+        assertThat(emitted(one)).containsExactlyElementsOf(expected1);
+        OperatorSubtaskState snap1 = checkpoint(one, 1);
+
+        List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> two =
+                new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            two.add(
+                    t.harness(
+                            exact(),
+                            2,
+                            i,
+                            org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness
+                                    .repartitionOperatorState(snap1, max, 1, 2, i)));
+        }
+        List<String> expected2 = new ArrayList<>();
+        for (CanonicalUrl u : phase2) {
+            two.get(DedupOperatorTest.subtaskOf(u.key, 2)).processElement(u, 0L);
+            java.util.Optional.ofNullable(model.apply(u)).ifPresent(expected2::add);
+        }
+        List<String> out2 = new ArrayList<>();
+        two.forEach(h -> out2.addAll(emitted(h)));
+        assertThat(out2).containsExactlyInAnyOrderElementsOf(expected2);
+
+        OperatorSubtaskState merged =
+                org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness.repackageState(
+                        checkpoint(two.get(0), 2), checkpoint(two.get(1), 2));
+        var back =
+                t.harness(
+                        exact(),
+                        1,
+                        0,
+                        org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness
+                                .repartitionOperatorState(merged, max, 2, 1, 0));
+        List<String> expected3 = new ArrayList<>();
+        phase3.forEach(
+                u -> java.util.Optional.ofNullable(model.apply(u)).ifPresent(expected3::add));
+        feed(back, phase3);
+        assertThat(emitted(back)).containsExactlyElementsOf(expected3);
+    }
 }

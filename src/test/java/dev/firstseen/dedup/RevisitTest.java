@@ -45,7 +45,7 @@ class RevisitTest {
     })
     void rule(long recordTs, long processing, long last, boolean due) {
         RevisitRule r = new RevisitRule(2 * HOUR);
-        assertThat(r.due(last, r.decisionTime(recordTs, processing))).isEqualTo(due);
+        assertThat(r.due(last, RevisitRule.decisionTime(recordTs, processing))).isEqualTo(due);
     }
 
     private static CanonicalUrl at(int page, long ts) {
@@ -116,6 +116,19 @@ class RevisitTest {
         for (FrontierRecord r : out) {
             assertThat(r.lastEmitted).isEqualTo(T0 + r.source.offset);
         }
+    }
+
+    @Test
+    void aRecordsOwnRevisitAfterOverridesTheJobs() throws Exception {
+        DedupConfig never =
+                DedupConfig.builder().mode(DedupMode.EXACT).expectedUrlsPerKey(100).build();
+        CanonicalUrl soon = at(1, T0 + 2 * HOUR);
+        soon.revisitAfterMillis = HOUR; // this sighting: 1 h is enough
+        CanonicalUrl later = at(1, T0 + 2 * HOUR + 30 * 60_000);
+        List<FrontierRecord> out = run(never, null, List.of(at(1, T0), soon, later));
+        assertThat(out).hasSize(2);
+        assertThat(out.get(1).revisit).isTrue();
+        assertThat(out.get(1).lastEmitted).isEqualTo(T0);
     }
 
     @Test

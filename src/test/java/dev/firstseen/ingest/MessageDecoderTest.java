@@ -130,6 +130,34 @@ class MessageDecoderTest {
         assertThat(forget.url).isNull();
     }
 
+    /** A record's own revisit_after: an ISO-8601 duration or seconds, never metadata. */
+    @Test
+    void readsRevisitAfter() {
+        MessageDecoder.Decoded days =
+                decode("{\"url\":\"http://a/\",\"revisit_after\":\"P30D\",\"d\":1}");
+        assertThat(days.reason).isNull();
+        assertThat(days.revisitAfterMillis).isEqualTo(30L * 24 * 3600 * 1000);
+        assertThat(days.metaJson).isEqualTo("{\"d\":1}");
+        assertThat(decode("{\"url\":\"http://a/\",\"revisit_after\":3600}").revisitAfterMillis)
+                .isEqualTo(3_600_000L);
+        assertThat(decode("http://a/").revisitAfterMillis).isZero();
+        for (String bad :
+                new String[] {"\"-PT1H\"", "\"soon\"", "0", "-5", "1.5", "[]", "\"PT0S\""}) {
+            MessageDecoder.Decoded d =
+                    decode("{\"url\":\"http://a/\",\"revisit_after\":" + bad + "}");
+            assertThat(d.reason).as(bad).isEqualTo(DeadLetterReason.BAD_OP);
+            assertThat(d.detail).contains("revisit_after");
+        }
+        MessageDecoder approximate = new MessageDecoder(1024, 100, 200, false);
+        MessageDecoder.Decoded d =
+                approximate.decode(
+                        "{\"url\":\"http://a/\",\"revisit_after\":60"
+                                .concat("}")
+                                .getBytes(StandardCharsets.UTF_8));
+        assertThat(d.reason).isEqualTo(DeadLetterReason.BAD_OP);
+        assertThat(d.detail).contains("dedup.mode EXACT");
+    }
+
     /** A Bloom filter cannot delete: approximate mode's decoder refuses forget and forget-key. */
     @Test
     void deletesNeedExactMode() {
