@@ -225,6 +225,87 @@ class FirstSeenJobITCase {
         assertThat(reasons).containsExactlyInAnyOrder("bad-op", "bad-op");
     }
 
+    /**
+     * Data mixed with ops, a failure injected after a checkpoint: the frontier is exactly what a
+     * model (a set of seen canonical URLs, applied in input order) predicts, each emission once.
+     */
+    @Test
+    void opsAndDataMatchTheModelAcrossAFailure() throws Exception {
+        String in = KAFKA.freshTopic("model-in", 1); // one partition: one order for every key
+        String frontier = KAFKA.freshTopic("model-frontier", 2);
+        String dead = KAFKA.freshTopic("model-dead", 1);
+        Random rnd = new Random(5);
+        List<byte[]> records = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        Map<String, Integer> expected = new TreeMap<>();
+        for (int i = 0; i < 3000; i++) {
+            int key = rnd.nextInt(20);
+            String url = "http://k" + key + ".com/p/" + rnd.nextInt(60);
+            int dice = rnd.nextInt(100);
+            String op =
+                    dice < 5 ? "mark-seen" : dice < 10 ? "forget" : dice < 12 ? "force" : "seen";
+            if (rnd.nextInt(400) == 0) {
+                records.add(bytes("{\"op\":\"forget-key\",\"key\":\"k" + key + ".com\"}"));
+                seen.removeIf(c -> c.startsWith("http://k" + key + ".com/"));
+            }
+            records.add(
+                    bytes(
+                            op.equals("seen")
+                                    ? url
+                                    : "{\"url\":\"" + url + "\",\"op\":\"" + op + "\"}"));
+            boolean emits =
+                    switch (op) {
+                        case "mark-seen" -> {
+                            seen.add(url);
+                            yield false;
+                        }
+                        case "forget" -> {
+                            seen.remove(url);
+                            yield false;
+                        }
+                        case "force" -> {
+                            seen.add(url);
+                            yield true;
+                        }
+                        default -> seen.add(url);
+                    };
+            if (emits) {
+                expected.merge(url, 1, Integer::sum);
+            }
+        }
+        KAFKA.produce(in, records);
+
+        Configuration conf = boundedJob(in, frontier, dead);
+        conf.setString("restart-strategy.type", "fixed-delay");
+        conf.setString("restart-strategy.fixed-delay.attempts", "3");
+        conf.setString("restart-strategy.fixed-delay.delay", "200 ms");
+        conf.setString("parallelism.default", "2");
+        FirstSeenSettings settings = FirstSeenSettings.from(conf);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(
+                        FirstSeenJob.withJobDefaults(conf));
+        DataStream<RawRecord> input =
+                env.fromSource(
+                                KafkaInput.source(settings.sourceSettings()),
+                                WatermarkStrategy.noWatermarks(),
+                                "input")
+                        .map(new FailOnceAfterCheckpoint(1500))
+                        .returns(TypeInformation.of(RawRecord.class));
+        FirstSeenJob.Outputs out = FirstSeenJob.pipeline(settings, input);
+        out.frontier().sinkTo(KafkaOutput.frontier(settings.sinkSettings()));
+        out.deadLetters().sinkTo(KafkaOutput.deadLetters(settings.sinkSettings()));
+        FailOnceAfterCheckpoint.FAILURES.set(0);
+        env.execute("FirstSeen model ITCase");
+        assertThat(FailOnceAfterCheckpoint.FAILURES.get()).isGreaterThanOrEqualTo(1);
+
+        Map<String, Integer> emitted = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : KAFKA.drain(frontier)) {
+            emitted.merge(json.readTree(r.value()).get("canonical").asText(), 1, Integer::sum);
+        }
+        assertThat(emitted).isEqualTo(expected);
+        assertThat(KAFKA.drain(dead)).isEmpty();
+    }
+
     /** The job reading {@code in} from the start to its current end, on fresh topics. */
     private static Configuration boundedJob(String in, String frontier, String dead) {
         Configuration conf = KAFKA.jobOptions(in, frontier, dead);
