@@ -45,6 +45,17 @@ public final class FirstSeenOptions {
                     .defaultValues("urls")
                     .withDescription("Topics with raw URLs, separated by ';'.");
 
+    public static final ConfigOption<List<String>> CONTROL_TOPICS =
+            ConfigOptions.key("control.topics")
+                    .stringType()
+                    .asList()
+                    .defaultValues()
+                    .withDescription(
+                            "Topics with seen-set ops only (force, mark-seen, forget, forget-key),"
+                                    + " in the input format, separated by ';'. Read like the input"
+                                    + " topics; an op is ordered with the records of its own"
+                                    + " partition, not with the data of the input topics.");
+
     public static final ConfigOption<StartingOffsets> STARTING_OFFSETS =
             ConfigOptions.key("input.starting-offsets")
                     .enumType(StartingOffsets.class)
@@ -269,6 +280,7 @@ public final class FirstSeenOptions {
                     BOOTSTRAP_SERVERS,
                     GROUP_ID,
                     INPUT_TOPICS,
+                    CONTROL_TOPICS,
                     STARTING_OFFSETS,
                     BOUNDED,
                     MAX_RECORD_SIZE,

@@ -123,6 +123,19 @@ public final class FirstSeenSettings {
         if (conf.get(INPUT_TOPICS).contains(conf.get(FRONTIER_TOPIC))) {
             problems.add("'frontier.topic' must not be one of 'input.topics' (a feedback loop)");
         }
+        if (conf.get(CONTROL_TOPICS).stream().anyMatch(String::isBlank)) {
+            problems.add("'control.topics' must not name an empty topic");
+        }
+        for (String t : conf.get(CONTROL_TOPICS)) {
+            if (conf.get(INPUT_TOPICS).contains(t)
+                    || t.equals(conf.get(FRONTIER_TOPIC))
+                    || t.equals(conf.get(DEAD_LETTER_TOPIC))) {
+                problems.add(
+                        "'control.topics' names '"
+                                + t
+                                + "', which is already an input, frontier or dead-letter topic");
+            }
+        }
         if (conf.get(DELIVERY_GUARANTEE) == DeliveryGuarantee.NONE) {
             problems.add(
                     "'sink.delivery-guarantee' NONE may lose first-seen URLs, which are then"
@@ -267,9 +280,11 @@ public final class FirstSeenSettings {
 
     /** What the Kafka source needs. */
     public SourceSettings sourceSettings() {
+        List<String> topics = new ArrayList<>(inputTopics());
+        topics.addAll(conf.get(CONTROL_TOPICS));
         return new SourceSettings(
                 bootstrapServers(),
-                inputTopics(),
+                topics,
                 groupId(),
                 startingOffsets(),
                 bounded(),

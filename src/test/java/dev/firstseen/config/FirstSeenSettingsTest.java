@@ -125,6 +125,17 @@ class FirstSeenSettingsTest {
     }
 
     @Test
+    void controlTopicsAreReadBesideTheInputAndMustBeTheirOwn() {
+        Configuration c = sized(128, "0.01");
+        c.setString("control.topics", "ops;imports");
+        assertThat(FirstSeenSettings.from(c).sourceSettings().topics())
+                .containsExactly("in", "ops", "imports");
+        c.setString("control.topics", "in");
+        assertThatThrownBy(() -> FirstSeenSettings.from(c))
+                .hasMessageContaining("'control.topics' names 'in'");
+    }
+
+    @Test
     void revisitsNeedExactModeAndAPositiveDuration() {
         Configuration approximate = sized(128, "0.01");
         approximate.setString("dedup.mode", "APPROXIMATE");
