@@ -231,6 +231,23 @@ public final class LocalRun {
                         "  Bloom pages flushed    %,12d   loaded %,d%n",
                         get(acc, FirstSeenMetrics.PAGES_FLUSHED),
                         get(acc, FirstSeenMetrics.PAGES_LOADED)));
+        long forced = get(acc, FirstSeenMetrics.OPS_FORCED);
+        long marked = get(acc, FirstSeenMetrics.OPS_MARKED_SEEN);
+        long forgotten = get(acc, FirstSeenMetrics.OPS_FORGOTTEN);
+        long keys = get(acc, FirstSeenMetrics.OPS_KEYS_FORGOTTEN);
+        long revisits = get(acc, FirstSeenMetrics.REVISITS);
+        if (forced + marked + forgotten + keys + revisits > 0) {
+            sb.append(
+                    String.format(
+                            Locale.ROOT,
+                            "  ops: forced %,d, marked seen %,d, forgotten %,d, keys forgotten %,d;"
+                                    + " revisits %,d%n",
+                            forced,
+                            marked,
+                            forgotten,
+                            keys,
+                            revisits));
+        }
         return sb.toString();
     }
 
