@@ -261,6 +261,18 @@ public final class FirstSeenOptions {
                                     + " record then says \"revisit\":true and \"last_emitted\"."
                                     + " Exact mode only. Default: never.");
 
+    public static final ConfigOption<Duration> FORGET_AFTER =
+            ConfigOptions.key("dedup.forget-after")
+                    .durationType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Forget a URL not emitted for this long (e.g. 180 d): its next"
+                                    + " sighting is new, and its entry is deleted from the exact"
+                                    + " store, on that sighting or when its key's store is swept"
+                                    + " (every quarter of this time, on the key's records)."
+                                    + " Decided on Kafka timestamps. Exact mode only. Default:"
+                                    + " never.");
+
     public static final ConfigOption<Boolean> METRICS_ACCUMULATORS =
             ConfigOptions.key("metrics.accumulators")
                     .booleanType()
@@ -304,5 +316,6 @@ public final class FirstSeenOptions {
                     RECENT_CACHE_ENTRIES,
                     ALLOW_SETTINGS_CHANGE,
                     REVISIT_AFTER,
+                    FORGET_AFTER,
                     METRICS_ACCUMULATORS);
 }

@@ -200,17 +200,21 @@ public final class FirstSeenSettings {
                                 + "); lower the expected URLs per key or raise the rate");
             }
         }
-        conf.getOptional(REVISIT_AFTER)
-                .ifPresent(
-                        d -> {
-                            if (d.isNegative() || d.isZero()) {
-                                problems.add("'dedup.revisit-after' must be positive, e.g. 30 d");
-                            } else if (conf.get(DEDUP_MODE) != DedupMode.EXACT) {
-                                problems.add(
-                                        "'dedup.revisit-after' needs 'dedup.mode' EXACT: an"
-                                                + " approximate filter keeps no times");
-                            }
-                        });
+        for (ConfigOption<Duration> o : List.of(REVISIT_AFTER, FORGET_AFTER)) {
+            conf.getOptional(o)
+                    .ifPresent(
+                            d -> {
+                                if (d.isNegative() || d.isZero()) {
+                                    problems.add("'" + o.key() + "' must be positive, e.g. 30 d");
+                                } else if (conf.get(DEDUP_MODE) != DedupMode.EXACT) {
+                                    problems.add(
+                                            "'"
+                                                    + o.key()
+                                                    + "' needs 'dedup.mode' EXACT: an approximate"
+                                                    + " filter keeps no times");
+                                }
+                            });
+        }
         if (conf.get(FILTER_CACHE_SIZE).getBytes() < 1 << 20) {
             problems.add("'dedup.bloom.cache-size' must be at least 1 mb");
         }
@@ -420,6 +424,8 @@ public final class FirstSeenSettings {
                 .allowGuardedChange(conf.get(ALLOW_SETTINGS_CHANGE))
                 .revisitAfterMillis(
                         conf.getOptional(REVISIT_AFTER).map(Duration::toMillis).orElse(0L))
+                .forgetAfterMillis(
+                        conf.getOptional(FORGET_AFTER).map(Duration::toMillis).orElse(0L))
                 .build();
     }
 

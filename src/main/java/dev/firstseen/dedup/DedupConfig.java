@@ -22,6 +22,7 @@ import java.util.TreeMap;
  *     restored job uses the one its state records instead
  * @param revisitAfterMillis emit a seen URL again once this long passed since it was last emitted
  *     (exact mode); 0 for never
+ * @param forgetAfterMillis forget a URL not emitted for this long (exact mode); 0 for never
  */
 public record DedupConfig(
         DedupMode mode,
@@ -32,7 +33,8 @@ public record DedupConfig(
         SortedMap<String, String> guarded,
         boolean allowGuardedChange,
         FingerprintFunction fingerprints,
-        long revisitAfterMillis)
+        long revisitAfterMillis,
+        long forgetAfterMillis)
         implements Serializable {
 
     public DedupConfig {
@@ -74,6 +76,7 @@ public record DedupConfig(
         private boolean allowGuardedChange;
         private FingerprintFunction fingerprints;
         private long revisitAfterMillis;
+        private long forgetAfterMillis;
 
         public Builder mode(DedupMode m) {
             this.mode = m;
@@ -115,6 +118,12 @@ public record DedupConfig(
             return this;
         }
 
+        /** 0 (the default) never forgets. */
+        public Builder forgetAfterMillis(long millis) {
+            this.forgetAfterMillis = millis;
+            return this;
+        }
+
         /** 0 (the default) never revisits. */
         public Builder revisitAfterMillis(long millis) {
             this.revisitAfterMillis = millis;
@@ -137,7 +146,8 @@ public record DedupConfig(
                     guarded,
                     allowGuardedChange,
                     fingerprints != null ? fingerprints : FingerprintFunction.newSecret(),
-                    revisitAfterMillis);
+                    revisitAfterMillis,
+                    forgetAfterMillis);
         }
     }
 }

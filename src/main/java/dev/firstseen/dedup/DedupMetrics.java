@@ -22,6 +22,7 @@ final class DedupMetrics {
     final Counter filterRebuildReads;
     final Counter filterSaturated;
     final Counter revisits;
+    final Counter expired;
     final Counter opsForced;
     final Counter opsMarkedSeen;
     final Counter opsForgotten;
@@ -43,6 +44,7 @@ final class DedupMetrics {
         filterRebuildReads = counter(ctx, FirstSeenMetrics.FILTER_REBUILD_READS);
         filterSaturated = counter(ctx, FirstSeenMetrics.FILTER_SATURATED);
         revisits = counter(ctx, FirstSeenMetrics.REVISITS);
+        expired = counter(ctx, FirstSeenMetrics.EXPIRED);
         opsForced = counter(ctx, FirstSeenMetrics.OPS_FORCED);
         opsMarkedSeen = counter(ctx, FirstSeenMetrics.OPS_MARKED_SEEN);
         opsForgotten = counter(ctx, FirstSeenMetrics.OPS_FORGOTTEN);

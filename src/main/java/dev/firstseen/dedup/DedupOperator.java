@@ -78,6 +78,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient DedupMetrics metrics;
     private transient SeenSetOps ops;
     private transient RevisitRule revisit;
+    private transient long forgetAfter;
+    private transient ValueState<Long> lastSweep;
     private transient long lastFlushPages;
     private transient long lastSummaryNanos;
 
@@ -175,6 +177,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         lastSummaryNanos = System.nanoTime() - SUMMARY_INTERVAL_NANOS; // first checkpoint logs
         metrics = new DedupMetrics(getRuntimeContext(), getMetricGroup());
         ops = new SeenSetOps(exact, recent, loader, metrics);
+        forgetAfter = config.forgetAfterMillis();
+        if (forgetAfter > 0) {
+            lastSweep = getRuntimeContext().getState(DedupState.lastSweep());
+        }
         revisit =
                 config.revisitAfterMillis() > 0
                         ? new RevisitRule(config.revisitAfterMillis())
@@ -215,9 +221,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 in.revisitAfterMillis > 0 ? new RevisitRule(in.revisitAfterMillis) : this.revisit;
         long t = RevisitRule.decisionTime(in.source.timestamp, processingTime);
         long cached = recent.timeOf(fp);
+        boolean timeKnown = cached != RecentFingerprintCache.UNKNOWN;
         if (cached != RecentFingerprintCache.ABSENT
-                && (revisit == null
-                        || (cached != RecentFingerprintCache.UNKNOWN && !revisit.due(cached, t)))) {
+                && (revisit == null || (timeKnown && !revisit.due(cached, t)))
+                && (forgetAfter == 0 || (timeKnown && t - cached < forgetAfter))) {
             metrics.l1Hits.inc();
             metrics.duplicates.inc();
             return;
@@ -239,9 +246,16 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             } else {
                 metrics.l3Reads.inc();
                 Long stored = exact.get(fp);
+                if (stored != null && forgetAfter > 0 && t - stored >= forgetAfter) {
+                    exact.remove(fp); // not emitted for forget-after: forgotten, so new
+                    metrics.expired.inc();
+                    stored = null;
+                } else if (stored == null) {
+                    metrics.falsePositivesCaught.inc();
+                }
                 isNew = stored == null;
                 if (isNew) {
-                    metrics.falsePositivesCaught.inc();
+                    // counted above: a caught false positive or an expired entry
                 } else if (revisit != null && revisit.due(stored, t)) {
                     lastEmitted = stored;
                 } else {
@@ -273,9 +287,29 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             metrics.duplicates.inc();
         }
         recent.add(fp, knownTime);
+        if (forgetAfter > 0) {
+            sweep(t);
+        }
 
         metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
         cache.update(filter, bytesBefore);
+    }
+
+    /**
+     * {@code dedup.forget-after}'s space half: a key's exact store is swept of entries not emitted
+     * for that long at most every quarter of it, when a record of the key comes; the time is the
+     * record's, so a replay sweeps alike. A read finds an expired entry expired whether or not a
+     * sweep has run. The filter keeps its bits until its next rebuild, which reads the store. Keys
+     * that get no records at all are not swept.
+     */
+    private void sweep(long t) throws Exception {
+        Long last = lastSweep.value();
+        if (last == null) {
+            lastSweep.update(t);
+        } else if (t - last >= forgetAfter / 4) {
+            metrics.expired.inc(exact.removeOlderThan(t - forgetAfter));
+            lastSweep.update(t);
+        }
     }
 
     /** Hands a non-{@code seen} op to {@link SeenSetOps}, with this operator's levels. */

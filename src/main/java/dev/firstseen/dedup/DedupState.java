@@ -33,6 +33,11 @@ public final class DedupState {
         return new ValueStateDescriptor<>("bloom-meta", FilterMetaSerializer.INSTANCE);
     }
 
+    /** Keyed: when the key's exact store was last swept for {@code dedup.forget-after}. */
+    public static ValueStateDescriptor<Long> lastSweep() {
+        return new ValueStateDescriptor<>("forget-sweep", LongSerializer.INSTANCE);
+    }
+
     /** Union operator state: the guarded settings as {@code name=value}. */
     public static ListStateDescriptor<String> settings() {
         return new ListStateDescriptor<>("firstseen-settings", Types.STRING);

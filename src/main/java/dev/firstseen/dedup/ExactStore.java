@@ -35,6 +35,22 @@ final class ExactStore {
         seen.clear();
     }
 
+    /**
+     * Removes the entries of the current key last emitted before {@code cutoff}; returns how many.
+     */
+    long removeOlderThan(long cutoff) throws Exception {
+        java.util.List<Fingerprint> old = new java.util.ArrayList<>();
+        for (java.util.Map.Entry<Fingerprint, Long> e : seen.entries()) {
+            if (e.getValue() < cutoff) {
+                old.add(e.getKey());
+            }
+        }
+        for (Fingerprint fp : old) {
+            seen.remove(fp);
+        }
+        return old.size();
+    }
+
     /** Every fingerprint of the current key, for a filter rebuild. */
     Iterable<Fingerprint> fingerprints() throws Exception {
         return seen.keys();

@@ -34,6 +34,7 @@ public final class FirstSeenMetrics {
     public static final String FILTER_REBUILD_READS = "filterRebuildReads";
     public static final String FILTER_SATURATED = "filterSaturated";
     public static final String REVISITS = "revisits";
+    public static final String EXPIRED = "expired";
     public static final String OPS_FORCED = "opsForced";
     public static final String OPS_MARKED_SEEN = "opsMarkedSeen";
     public static final String OPS_FORGOTTEN = "opsForgotten";

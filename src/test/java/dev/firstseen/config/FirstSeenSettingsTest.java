@@ -149,6 +149,11 @@ class FirstSeenSettingsTest {
         ok.setString("dedup.revisit-after", "30 d");
         assertThat(FirstSeenSettings.from(ok).dedupConfig().revisitAfterMillis())
                 .isEqualTo(30L * 24 * 3600 * 1000);
+        Configuration forget = sized(128, "0.01");
+        forget.setString("dedup.mode", "APPROXIMATE");
+        forget.setString("dedup.forget-after", "180 d");
+        assertThatThrownBy(() -> FirstSeenSettings.from(forget))
+                .hasMessageContaining("'dedup.forget-after' needs 'dedup.mode' EXACT");
     }
 
     private static Configuration sized(long urlsPerKey, String rate) {
