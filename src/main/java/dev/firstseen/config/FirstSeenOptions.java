@@ -269,9 +269,9 @@ public final class FirstSeenOptions {
                             "Forget a URL not emitted for this long (e.g. 180 d): its next"
                                     + " sighting is new, and its entry is deleted from the exact"
                                     + " store, on that sighting or when its key's store is swept"
-                                    + " (every quarter of this time, on the key's records)."
-                                    + " Decided on Kafka timestamps. Exact mode only. Default:"
-                                    + " never.");
+                                    + " (every quarter of this time, on the key's records, or by"
+                                    + " a timer when the key is idle; a key left empty is"
+                                    + " removed). Exact mode only. Default: never.");
 
     public static final ConfigOption<Boolean> METRICS_ACCUMULATORS =
             ConfigOptions.key("metrics.accumulators")

@@ -13,8 +13,13 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * false-positive probability, and nothing seen is ever emitted again.
  */
 public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
-        implements OneInputStreamOperator<CanonicalUrl, FrontierRecord> {
+        implements OneInputStreamOperator<CanonicalUrl, FrontierRecord>,
+                Triggerable<Object, VoidNamespace> {
     private static final long serialVersionUID = 1L;
 
     /*
@@ -80,6 +86,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient RevisitRule revisit;
     private transient long forgetAfter;
     private transient ValueState<Long> lastSweep;
+    private transient ValueState<Long> sweepTimer;
+    private transient InternalTimerService<VoidNamespace> sweepTimers;
     private transient long lastFlushPages;
     private transient long lastSummaryNanos;
 
@@ -180,6 +188,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         forgetAfter = config.forgetAfterMillis();
         if (forgetAfter > 0) {
             lastSweep = getRuntimeContext().getState(DedupState.lastSweep());
+            sweepTimer = getRuntimeContext().getState(DedupState.sweepTimer());
+            sweepTimers =
+                    getInternalTimerService(
+                            DedupState.SWEEP_TIMERS, VoidNamespaceSerializer.INSTANCE, this);
         }
         revisit =
                 config.revisitAfterMillis() > 0
@@ -300,16 +312,57 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
      * for that long at most every quarter of it, when a record of the key comes; the time is the
      * record's, so a replay sweeps alike. A read finds an expired entry expired whether or not a
      * sweep has run. The filter keeps its bits until its next rebuild, which reads the store. Keys
-     * that get no records at all are not swept.
+     * that get no records are swept by their idle timer ({@link #onProcessingTime}).
      */
     private void sweep(long t) throws Exception {
         Long last = lastSweep.value();
         if (last == null) {
             lastSweep.update(t);
+            armIdleSweep(forgetAfter);
         } else if (t - last >= forgetAfter / 4) {
-            metrics.expired.inc(exact.removeOlderThan(t - forgetAfter));
+            metrics.expired.inc(exact.removeUpTo(t - forgetAfter));
             lastSweep.update(t);
+            armIdleSweep(forgetAfter);
         }
+    }
+
+    /**
+     * A key that gets no records is swept by a processing-time timer instead: {@code delay} from
+     * now, replacing the key's previous one (one timer per key, moved at each record-driven sweep,
+     * so only idle keys ever fire).
+     */
+    private void armIdleSweep(long delay) throws Exception {
+        Long previous = sweepTimer.value();
+        if (previous != null) {
+            sweepTimers.deleteProcessingTimeTimer(VoidNamespace.INSTANCE, previous);
+        }
+        long at = getProcessingTimeService().getCurrentProcessingTime() + delay;
+        sweepTimers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, at);
+        sweepTimer.update(at);
+    }
+
+    /**
+     * An idle key's sweep, on processing time: entries not emitted for {@code forget-after} before
+     * now go; a key left with none is removed whole (filter pages, metadata, timers), so the state
+     * of a crawl that stops seeing a domain shrinks to nothing for it.
+     */
+    @Override
+    public void onProcessingTime(InternalTimer<Object, VoidNamespace> timer) throws Exception {
+        sweepTimer.clear();
+        metrics.expired.inc(exact.removeUpTo(timer.getTimestamp() - forgetAfter));
+        if (exact.fingerprints().iterator().hasNext()) {
+            armIdleSweep(Math.max(1, forgetAfter / 4));
+        } else {
+            pages.clear();
+            metaState.clear();
+            lastSweep.clear();
+            cache.remove(getCurrentKey());
+        }
+    }
+
+    @Override
+    public void onEventTime(InternalTimer<Object, VoidNamespace> timer) {
+        // No event-time timers.
     }
 
     /** Hands a non-{@code seen} op to {@link SeenSetOps}, with this operator's levels. */

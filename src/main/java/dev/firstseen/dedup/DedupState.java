@@ -38,6 +38,14 @@ public final class DedupState {
         return new ValueStateDescriptor<>("forget-sweep", LongSerializer.INSTANCE);
     }
 
+    /** Keyed: the processing time of the key's idle-sweep timer, if one is registered. */
+    public static ValueStateDescriptor<Long> sweepTimer() {
+        return new ValueStateDescriptor<>("forget-sweep-timer", LongSerializer.INSTANCE);
+    }
+
+    /** Timer service of the idle sweeps (its timers are part of the state). */
+    public static final String SWEEP_TIMERS = "forget-sweep";
+
     /** Union operator state: the guarded settings as {@code name=value}. */
     public static ListStateDescriptor<String> settings() {
         return new ListStateDescriptor<>("firstseen-settings", Types.STRING);

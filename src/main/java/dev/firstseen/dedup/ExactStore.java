@@ -36,12 +36,13 @@ final class ExactStore {
     }
 
     /**
-     * Removes the entries of the current key last emitted before {@code cutoff}; returns how many.
+     * Removes the entries of the current key last emitted at or before {@code cutoff}; returns how
+     * many.
      */
-    long removeOlderThan(long cutoff) throws Exception {
+    long removeUpTo(long cutoff) throws Exception {
         java.util.List<Fingerprint> old = new java.util.ArrayList<>();
         for (java.util.Map.Entry<Fingerprint, Long> e : seen.entries()) {
-            if (e.getValue() < cutoff) {
+            if (e.getValue() <= cutoff) {
                 old.add(e.getKey());
             }
         }

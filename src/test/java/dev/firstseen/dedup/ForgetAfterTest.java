@@ -87,4 +87,65 @@ class ForgetAfterTest {
         feed(restored, again);
         assertThat(emitted(restored)).hasSize(200).doesNotContain("http://d1.com/p/1000");
     }
+
+    @Test
+    void anIdleKeyIsSweptByItsTimerAndRemovedWhole() throws Exception {
+        var h = t.harness(forgetting(), 1, 0, null);
+        h.setProcessingTime(T0 + 1000); // the records below are not clamped
+        List<CanonicalUrl> urls = new ArrayList<>();
+        for (int p = 0; p < 50; p++) {
+            urls.add(at(p, T0 + p));
+        }
+        feed(h, urls);
+        CanonicalUrl busy =
+                new CanonicalUrl(
+                        "http://d2.com/a",
+                        "http://d2.com/a",
+                        "d2.com",
+                        null,
+                        new SourcePosition("in", 0, 0, T0 + 1000));
+        feed(h, List.of(busy));
+        checkpoint(h, 1); // the filters' pages and metadata go to keyed state
+        // A week later on the processing clock, both keys' idle timers fire: d1's entries are
+        // all older than a week, and so is d2's single one.
+        h.setProcessingTime(T0 + 7 * DAY + 1001);
+        assertThat(accumulator(h, "expired")).isEqualTo(51);
+        // Both keys were removed whole: no key has an exact store or Bloom metadata any more.
+        var backend = h.getOperator().getKeyedStateBackend();
+        for (String state : new String[] {"seen", "bloom-meta", "bloom-pages", "forget-sweep"}) {
+            try (var keys =
+                    backend.getKeys(state, org.apache.flink.runtime.state.VoidNamespace.INSTANCE)) {
+                assertThat(keys.count()).as(state).isZero();
+            }
+        }
+        OperatorSubtaskState snap = checkpoint(h, 2);
+        var restored = t.harness(forgetting(), 1, 0, snap);
+        restored.setProcessingTime(T0 + 8 * DAY);
+        List<CanonicalUrl> again = new ArrayList<>();
+        for (int p = 0; p < 50; p++) {
+            again.add(at(p, T0 + 8 * DAY - 1));
+        }
+        feed(restored, again);
+        assertThat(emitted(restored)).hasSize(50);
+    }
+
+    @Test
+    void aBusyKeysTimerMovesOnSoItsRecentEntriesStay() throws Exception {
+        var h = t.harness(forgetting(), 1, 0, null);
+        h.setProcessingTime(T0);
+        feed(h, List.of(at(1, T0))); // idle timer at T0 + 7 d
+        h.setProcessingTime(T0 + 6 * DAY);
+        feed(h, List.of(at(2, T0 + 6 * DAY))); // record sweep: nothing old; timer to T0 + 13 d
+        h.setProcessingTime(T0 + 8 * DAY);
+        feed(h, List.of(at(3, T0 + 8 * DAY))); // record sweep: p/1 goes; timer to T0 + 15 d
+        assertThat(accumulator(h, "expired")).isEqualTo(1);
+        // The replaced timers (7 d, 13 d) must not fire: the 13 d one would take p/2.
+        h.setProcessingTime(T0 + 14 * DAY);
+        assertThat(accumulator(h, "expired")).isEqualTo(1);
+        OperatorSubtaskState snap = checkpoint(h, 1);
+        var restored = t.harness(forgetting(), 1, 0, snap); // an empty L1: the store answers
+        restored.setProcessingTime(T0 + 14 * DAY);
+        feed(restored, List.of(at(2, T0 + 14 * DAY), at(3, T0 + 14 * DAY)));
+        assertThat(emitted(restored)).containsExactly("http://d1.com/p/2"); // 8 days: forgotten
+    }
 }

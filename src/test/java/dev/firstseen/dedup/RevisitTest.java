@@ -138,4 +138,82 @@ class RevisitTest {
         List<FrontierRecord> out = run(never, null, List.of(at(1, T0), at(1, T0 + 1000 * HOUR)));
         assertThat(out).hasSize(1);
     }
+
+    private static CanonicalUrl at(int key, int page, long ts) {
+        String c = "http://d" + key + ".com/p/" + page;
+        return new CanonicalUrl(
+                c, c, "d" + key + ".com", null, new SourcePosition("in", 0, page, ts));
+    }
+
+    private static List<CanonicalUrl> all(long ts) {
+        List<CanonicalUrl> out = new ArrayList<>();
+        for (int k = 0; k < 10; k++) {
+            for (int p = 0; p < 10; p++) {
+                out.add(at(k, p, ts));
+            }
+        }
+        return out;
+    }
+
+    /** Revisit (2 h) and expiry (5 h) times survive rescaling 1 -> 2 -> 1. */
+    @Test
+    void timesSurviveRescaleOneToTwoToOne() throws Exception {
+        int max = DedupOperatorTest.MAX_PARALLELISM;
+        DedupConfig cfg =
+                DedupConfig.builder()
+                        .mode(DedupMode.EXACT)
+                        .expectedUrlsPerKey(16)
+                        .recentCacheEntries(1024)
+                        .revisitAfterMillis(2 * HOUR)
+                        .forgetAfterMillis(5 * HOUR)
+                        .build();
+        var one = t.harness(cfg, 1, 0, null);
+        one.setProcessingTime(LATER);
+        feed(one, all(T0));
+        assertThat(one.extractOutputValues()).hasSize(100);
+        OperatorSubtaskState snap1 = checkpoint(one, 1);
+
+        List<
+                        org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness<
+                                String, CanonicalUrl, FrontierRecord>>
+                two = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            var h =
+                    t.harness(
+                            cfg,
+                            2,
+                            i,
+                            org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness
+                                    .repartitionOperatorState(snap1, max, 1, 2, i));
+            h.setProcessingTime(LATER);
+            two.add(h);
+        }
+        for (CanonicalUrl u : all(T0 + HOUR)) { // not due
+            two.get(DedupOperatorTest.subtaskOf(u.key, 2)).processElement(u, 0L);
+        }
+        for (CanonicalUrl u : all(T0 + 3 * HOUR)) { // due: revisits
+            two.get(DedupOperatorTest.subtaskOf(u.key, 2)).processElement(u, 0L);
+        }
+        List<FrontierRecord> out2 = new ArrayList<>();
+        two.forEach(h -> out2.addAll(h.extractOutputValues()));
+        assertThat(out2).hasSize(100).allMatch(r -> r.revisit && r.lastEmitted == T0);
+        assertThat(two.get(0).extractOutputValues()).isNotEmpty();
+        assertThat(two.get(1).extractOutputValues()).isNotEmpty();
+
+        OperatorSubtaskState merged =
+                org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness.repackageState(
+                        checkpoint(two.get(0), 2), checkpoint(two.get(1), 2));
+        var back =
+                t.harness(
+                        cfg,
+                        1,
+                        0,
+                        org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness
+                                .repartitionOperatorState(merged, max, 2, 1, 0));
+        back.setProcessingTime(LATER);
+        feed(back, all(T0 + 3 * HOUR + 1)); // just revisited: duplicates
+        assertThat(back.extractOutputValues()).isEmpty();
+        feed(back, all(T0 + 9 * HOUR)); // 6 h since the revisit: forgotten, so new
+        assertThat(back.extractOutputValues()).hasSize(100).noneMatch(r -> r.revisit);
+    }
 }
