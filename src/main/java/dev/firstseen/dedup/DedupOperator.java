@@ -52,7 +52,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
      *      before the barrier is forwarded, so the checkpoint holds every bit set before it
      *      (SubtaskCheckpointCoordinatorImpl#checkpointState; Flink SQL's mini-batch operators flush
      *      the same way). Writing under another key means setCurrentKey(K') and back.
-     *  L3  MapState<Fingerprint, Long> ("seen"): the exact set, first-seen millis as value.
+     *  L3  MapState<Fingerprint, Long> ("seen"): the exact set, last-emitted millis as value.
      *
      * Growth. In exact mode a key's filter is one layer; when it is full it is rebuilt for twice
      * the key's URLs from L3 (one prefix scan of the key's entries; the old pages are deleted from

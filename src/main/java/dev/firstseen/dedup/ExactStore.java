@@ -4,7 +4,8 @@ import org.apache.flink.api.common.state.MapState;
 
 /**
  * L3, the exact seen-set of the current key: {@code MapState<Fingerprint, Long>} ("seen") with the
- * first-seen time in epoch milliseconds. Every call works on the key the operator has set.
+ * last-emitted time in epoch milliseconds (the first emission, or the latest revisit or force).
+ * Every call works on the key the operator has set.
  */
 final class ExactStore {
     private final MapState<Fingerprint, Long> seen;
