@@ -20,9 +20,16 @@ public final class Canonicalization {
     private final HostType hostType;
     private final DeadLetterReason reason;
     private final String detail;
+    private final String fetchable;
 
     private Canonicalization(
-            String url, String host, HostType hostType, DeadLetterReason reason, String detail) {
+            String url,
+            String host,
+            HostType hostType,
+            DeadLetterReason reason,
+            String detail,
+            String fetchable) {
+        this.fetchable = fetchable;
         this.url = url;
         this.host = host;
         this.hostType = hostType;
@@ -30,12 +37,22 @@ public final class Canonicalization {
         this.detail = detail;
     }
 
-    static Canonicalization accepted(String url, String host, HostType hostType) {
-        return new Canonicalization(url, host, hostType, null, null);
+    static Canonicalization accepted(String url, String host, HostType hostType, String fetchable) {
+        return new Canonicalization(url, host, hostType, null, null, fetchable);
     }
 
     public static Canonicalization rejected(DeadLetterReason reason, String detail) {
-        return new Canonicalization(null, null, null, reason, detail);
+        return new Canonicalization(null, null, null, reason, detail, null);
+    }
+
+    /**
+     * The input as a browser reads it before parsing: leading and trailing C0 controls and spaces
+     * removed, and tabs and newlines inside (WHATWG basic URL parser, steps 1 and 3). The
+     * frontier's {@code url}, the one to fetch, is this form: a trailing NUL or line feed would
+     * break a fetcher's own parser, and no browser would send it. Null when rejected.
+     */
+    public String fetchable() {
+        return fetchable;
     }
 
     public boolean isAccepted() {

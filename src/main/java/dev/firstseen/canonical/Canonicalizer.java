@@ -94,16 +94,6 @@ public final class Canonicalizer implements Serializable {
     }
 
     /**
-     * {@code url} as a browser reads it before parsing: leading and trailing C0 controls and spaces
-     * removed, and tabs and newlines inside (WHATWG basic URL parser, steps 1 and 3). The
-     * frontier's {@code url}, the one to fetch, is this form of the input: a trailing NUL or line
-     * feed would break a fetcher's own parser, and no browser would send it.
-     */
-    public static String fetchable(String url) {
-        return WhitespaceRule.apply(url);
-    }
-
-    /**
      * The canonical form of {@code input}, or why it has none. Total: any exception a rule or a
      * library throws on some input becomes a rejection ({@link DeadLetterReason#UNPROCESSABLE}),
      * never an exception that would fail and restart the job on the same record forever.
@@ -216,7 +206,7 @@ public final class Canonicalizer implements Serializable {
                     DeadLetterReason.CANONICAL_TOO_LONG,
                     "canonical URL has " + out.length() + " characters, more than " + maxLength);
         }
-        return Canonicalization.accepted(out.toString(), host.name(), host.type());
+        return Canonicalization.accepted(out.toString(), host.name(), host.type(), s);
     }
 
     public Set<String> schemes() {

@@ -227,12 +227,13 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             return;
         }
         Fingerprint fp = fingerprints.of(in.canonical);
-        long processingTime = getProcessingTimeService().getCurrentProcessingTime();
         // The record's own revisit_after overrides the job's dedup.revisit-after.
         RevisitRule revisit =
                 in.revisitAfterMillis > 0 ? new RevisitRule(in.revisitAfterMillis) : this.revisit;
-        long t = RevisitRule.decisionTime(in.source.timestamp, processingTime);
         long cached = recent.timeOf(fp);
+        // Without a time rule an L1 hit is a duplicate whatever the time: no clock read for it.
+        boolean timed = revisit != null || forgetAfter > 0;
+        long t = timed ? decisionTime(in) : 0;
         boolean timeKnown = cached != RecentFingerprintCache.UNKNOWN;
         if (cached != RecentFingerprintCache.ABSENT
                 && (revisit == null || (timeKnown && !revisit.due(cached, t)))
@@ -240,6 +241,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             metrics.l1Hits.inc();
             metrics.duplicates.inc();
             return;
+        }
+        if (!timed) {
+            t = decisionTime(in);
         }
         KeyFilter filter = cache.get(getCurrentKey());
         long bytesBefore = filter.bytes();
@@ -365,6 +369,12 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         // No event-time timers.
     }
 
+    /** The record's Kafka timestamp, clamped to the processing time ({@link RevisitRule}). */
+    private long decisionTime(CanonicalUrl in) {
+        return RevisitRule.decisionTime(
+                in.source.timestamp, getProcessingTimeService().getCurrentProcessingTime());
+    }
+
     /** Hands a non-{@code seen} op to {@link SeenSetOps}, with this operator's levels. */
     private void processOp(StreamRecord<CanonicalUrl> element) throws Exception {
         CanonicalUrl in = element.getValue();
@@ -400,9 +410,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
                     @Override
                     public long now() {
-                        return RevisitRule.decisionTime(
-                                in.source.timestamp,
-                                getProcessingTimeService().getCurrentProcessingTime());
+                        return decisionTime(in);
                     }
 
                     @Override

@@ -60,9 +60,7 @@ public class CanonicalizeAndKeyFunction extends ProcessFunction<UrlMessage, Cano
             deadLetter(in, ctx, DeadLetterReason.UNPROCESSABLE, "keying failed: " + e);
             return;
         }
-        CanonicalUrl u =
-                new CanonicalUrl(
-                        Canonicalizer.fetchable(in.url), c.url(), key, in.metaJson, in.source);
+        CanonicalUrl u = new CanonicalUrl(c.fetchable(), c.url(), key, in.metaJson, in.source);
         u.metaOmitted = in.metaOmitted;
         u.op = in.op;
         u.revisitAfterMillis = in.revisitAfterMillis;

@@ -114,27 +114,7 @@ class FirstSeenJobITCase {
 
         Configuration conf = boundedJob(in, frontier, dead);
         conf.setString("sink.transaction-naming", naming);
-        conf.setString("restart-strategy.type", "fixed-delay");
-        conf.setString("restart-strategy.fixed-delay.attempts", "3");
-        conf.setString("restart-strategy.fixed-delay.delay", "200 ms");
-        conf.setString("parallelism.default", "2");
-        FirstSeenSettings settings = FirstSeenSettings.from(conf);
-
-        StreamExecutionEnvironment env =
-                StreamExecutionEnvironment.getExecutionEnvironment(
-                        FirstSeenJob.withJobDefaults(conf));
-        DataStream<RawRecord> input =
-                env.fromSource(
-                                KafkaInput.source(settings.sourceSettings()),
-                                WatermarkStrategy.noWatermarks(),
-                                "input")
-                        .map(new FailOnceAfterCheckpoint(1500))
-                        .returns(TypeInformation.of(RawRecord.class));
-        FirstSeenJob.Outputs out = FirstSeenJob.pipeline(settings, input);
-        out.frontier().sinkTo(KafkaOutput.frontier(settings.sinkSettings()));
-        out.deadLetters().sinkTo(KafkaOutput.deadLetters(settings.sinkSettings()));
-        FailOnceAfterCheckpoint.FAILURES.set(0);
-        JobExecutionResult result = env.execute("FirstSeen ITCase");
+        JobExecutionResult result = runFailingOnce(conf);
 
         assertThat(FailOnceAfterCheckpoint.FAILURES.get())
                 .as("the injected failure happened")
@@ -275,7 +255,22 @@ class FirstSeenJobITCase {
         }
         KAFKA.produce(in, records);
 
-        Configuration conf = boundedJob(in, frontier, dead);
+        runFailingOnce(boundedJob(in, frontier, dead));
+        assertThat(FailOnceAfterCheckpoint.FAILURES.get()).isGreaterThanOrEqualTo(1);
+
+        Map<String, Integer> emitted = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : KAFKA.drain(frontier)) {
+            emitted.merge(json.readTree(r.value()).get("canonical").asText(), 1, Integer::sum);
+        }
+        assertThat(emitted).isEqualTo(expected);
+        assertThat(KAFKA.drain(dead)).isEmpty();
+    }
+
+    /**
+     * Runs the pipeline at parallelism 2 with a failure injected after the first checkpoint (and
+     * 1,500 records), restarting up to 3 times.
+     */
+    private static JobExecutionResult runFailingOnce(Configuration conf) throws Exception {
         conf.setString("restart-strategy.type", "fixed-delay");
         conf.setString("restart-strategy.fixed-delay.attempts", "3");
         conf.setString("restart-strategy.fixed-delay.delay", "200 ms");
@@ -295,15 +290,7 @@ class FirstSeenJobITCase {
         out.frontier().sinkTo(KafkaOutput.frontier(settings.sinkSettings()));
         out.deadLetters().sinkTo(KafkaOutput.deadLetters(settings.sinkSettings()));
         FailOnceAfterCheckpoint.FAILURES.set(0);
-        env.execute("FirstSeen model ITCase");
-        assertThat(FailOnceAfterCheckpoint.FAILURES.get()).isGreaterThanOrEqualTo(1);
-
-        Map<String, Integer> emitted = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : KAFKA.drain(frontier)) {
-            emitted.merge(json.readTree(r.value()).get("canonical").asText(), 1, Integer::sum);
-        }
-        assertThat(emitted).isEqualTo(expected);
-        assertThat(KAFKA.drain(dead)).isEmpty();
+        return env.execute("FirstSeen ITCase");
     }
 
     /** The job reading {@code in} from the start to its current end, on fresh topics. */
