@@ -1,6 +1,7 @@
 package dev.firstseen.config;
 
 import dev.firstseen.canonical.CanonicalProfile;
+import dev.firstseen.dedup.ApproximateFilter;
 import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.ingest.StartingOffsets;
 import dev.firstseen.keying.KeyMode;
@@ -203,6 +204,18 @@ public final class FirstSeenOptions {
                                     + " URL. APPROXIMATE: Bloom filter only, drops a new URL with"
                                     + " the false-positive rate; far less state.");
 
+    public static final ConfigOption<ApproximateFilter> APPROXIMATE_FILTER =
+            ConfigOptions.key("dedup.approximate.filter")
+                    .enumType(ApproximateFilter.class)
+                    .defaultValue(ApproximateFilter.FINGERPRINTS)
+                    .withDescription(
+                            "Approximate mode's filter for keys created from now on."
+                                    + " FINGERPRINTS: compressed fingerprint prefixes, about 2.4"
+                                    + " bytes per URL at a rate of 1e-4, and op 'forget' works."
+                                    + " BLOOM: the scalable Bloom filter of earlier versions,"
+                                    + " about 9 bytes per URL at 1e-4, no 'forget'. Keys keep the"
+                                    + " filter they were created with.");
+
     public static final ConfigOption<Long> EXPECTED_URLS_PER_KEY =
             ConfigOptions.key("dedup.bloom.expected-urls-per-key")
                     .longType()
@@ -310,6 +323,7 @@ public final class FirstSeenOptions {
                     MAX_URL_LENGTH,
                     KEY_MODE,
                     DEDUP_MODE,
+                    APPROXIMATE_FILTER,
                     EXPECTED_URLS_PER_KEY,
                     FALSE_POSITIVE_RATE,
                     FILTER_CACHE_SIZE,

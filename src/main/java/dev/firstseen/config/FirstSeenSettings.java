@@ -185,6 +185,7 @@ public final class FirstSeenSettings {
             String sizing =
                     DedupConfig.builder()
                             .mode(conf.get(DEDUP_MODE))
+                            .approximateFilter(conf.get(APPROXIMATE_FILTER))
                             .expectedUrlsPerKey(conf.get(EXPECTED_URLS_PER_KEY))
                             .falsePositiveRate(p)
                             .build()
@@ -315,6 +316,7 @@ public final class FirstSeenSettings {
                 maxRecordBytes(),
                 maxUrlLength(),
                 (int) conf.get(FRONTIER_MAX_META_SIZE).getBytes(),
+                dedupConfig().canDelete(),
                 dedupMode() == DedupMode.EXACT);
     }
 
@@ -411,6 +413,7 @@ public final class FirstSeenSettings {
     public DedupConfig dedupConfig() {
         return DedupConfig.builder()
                 .mode(dedupMode())
+                .approximateFilter(conf.get(APPROXIMATE_FILTER))
                 .expectedUrlsPerKey(conf.get(EXPECTED_URLS_PER_KEY))
                 .falsePositiveRate(conf.get(FALSE_POSITIVE_RATE))
                 .filterCacheBytes(conf.get(FILTER_CACHE_SIZE).getBytes())

@@ -23,6 +23,7 @@ import java.util.TreeMap;
  * @param revisitAfterMillis emit a seen URL again once this long passed since it was last emitted
  *     (exact mode); 0 for never
  * @param forgetAfterMillis forget a URL not emitted for this long (exact mode); 0 for never
+ * @param approximateFilter the filter of keys created in approximate mode
  */
 public record DedupConfig(
         DedupMode mode,
@@ -34,7 +35,8 @@ public record DedupConfig(
         boolean allowGuardedChange,
         FingerprintFunction fingerprints,
         long revisitAfterMillis,
-        long forgetAfterMillis)
+        long forgetAfterMillis,
+        ApproximateFilter approximateFilter)
         implements Serializable {
 
     public DedupConfig {
@@ -54,15 +56,26 @@ public record DedupConfig(
      */
     public String sizingProblem() {
         try {
-            if (mode == DedupMode.EXACT) {
-                FilterMeta.createSingle(expectedUrlsPerKey, falsePositiveRate);
-            } else {
-                FilterMeta.create(expectedUrlsPerKey, falsePositiveRate);
-            }
+            newFilter();
             return null;
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }
+    }
+
+    /** The filter of a key without one. */
+    FilterMeta newFilter() {
+        if (mode == DedupMode.EXACT) {
+            return FilterMeta.createSingle(expectedUrlsPerKey, falsePositiveRate);
+        }
+        return approximateFilter == ApproximateFilter.BLOOM
+                ? FilterMeta.create(expectedUrlsPerKey, falsePositiveRate)
+                : FilterMeta.createFingerprints(expectedUrlsPerKey, falsePositiveRate);
+    }
+
+    /** Whether {@code forget} and {@code forget-key} can be applied. */
+    public boolean canDelete() {
+        return mode == DedupMode.EXACT || approximateFilter == ApproximateFilter.FINGERPRINTS;
     }
 
     /** A builder with the defaults of the job's options. */
@@ -77,6 +90,12 @@ public record DedupConfig(
         private FingerprintFunction fingerprints;
         private long revisitAfterMillis;
         private long forgetAfterMillis;
+        private ApproximateFilter approximateFilter = ApproximateFilter.FINGERPRINTS;
+
+        public Builder approximateFilter(ApproximateFilter f) {
+            this.approximateFilter = f;
+            return this;
+        }
 
         public Builder mode(DedupMode m) {
             this.mode = m;
@@ -147,7 +166,8 @@ public record DedupConfig(
                     allowGuardedChange,
                     fingerprints != null ? fingerprints : FingerprintFunction.newSecret(),
                     revisitAfterMillis,
-                    forgetAfterMillis);
+                    forgetAfterMillis,
+                    approximateFilter);
         }
     }
 }

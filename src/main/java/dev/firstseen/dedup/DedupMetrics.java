@@ -26,6 +26,7 @@ final class DedupMetrics {
     final Counter opsForced;
     final Counter opsMarkedSeen;
     final Counter opsForgotten;
+    final Counter opsForgetUnsupported;
     final Counter opsKeysForgotten;
     private final MetricGroup group;
 
@@ -49,6 +50,7 @@ final class DedupMetrics {
         opsMarkedSeen = counter(ctx, FirstSeenMetrics.OPS_MARKED_SEEN);
         opsForgotten = counter(ctx, FirstSeenMetrics.OPS_FORGOTTEN);
         opsKeysForgotten = counter(ctx, FirstSeenMetrics.OPS_KEYS_FORGOTTEN);
+        opsForgetUnsupported = counter(ctx, FirstSeenMetrics.OPS_FORGET_UNSUPPORTED);
     }
 
     private Counter counter(RuntimeContext ctx, String name) {

@@ -203,17 +203,17 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         metrics.gauge("pagesFlushedLastCheckpoint", () -> lastFlushPages);
         // The configured rate beside the measured one, so an alert can compare the two.
         metrics.gauge("configuredFalsePositiveRate", config::falsePositiveRate);
-        BloomLayer first = newFilter().layer(0);
+        FilterMeta first = newFilter();
         LOG.info(
-                "Dedup mode {}: Bloom filter per key starts at {} URLs, {} bytes ({}), target"
-                        + " rate {}, grows by {}; filter cache {} bytes; L1 {} entries;"
-                        + " fingerprints {}",
+                "Dedup mode {}: a new key's filter starts at {} URLs as {}, target rate {}, grows"
+                        + " by {}; filter cache {} bytes; L1 {} entries; fingerprints {}",
                 config.mode(),
                 config.expectedUrlsPerKey(),
-                first.totalBytes(),
                 first,
                 config.falsePositiveRate(),
-                config.mode() == DedupMode.EXACT ? "rebuilding from the exact store" : "layers",
+                config.mode() == DedupMode.EXACT
+                        ? "rebuilding from the exact store"
+                        : first.isFingerprints() ? "fingerprint classes" : "Bloom layers",
                 config.filterCacheBytes(),
                 recent.capacity(),
                 fingerprints);
@@ -395,7 +395,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
                     @Override
                     public void clearKey() throws Exception {
-                        exact.clear();
+                        if (exact != null) {
+                            exact.clear();
+                        }
                         pages.clear();
                         metaState.clear();
                         cache.remove(getCurrentKey());
@@ -421,9 +423,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     }
 
     private FilterMeta newFilter() {
-        return config.mode() == DedupMode.EXACT
-                ? FilterMeta.createSingle(config.expectedUrlsPerKey(), config.falsePositiveRate())
-                : FilterMeta.create(config.expectedUrlsPerKey(), config.falsePositiveRate());
+        return config.newFilter();
     }
 
     private void insert(KeyFilter f, Fingerprint fp) throws Exception {

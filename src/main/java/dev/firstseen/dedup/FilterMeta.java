@@ -4,15 +4,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Per-key description of a scalable Bloom filter: the strategy, the sizing it was created with, and
- * its layers (see {@link BloomMath} for the growth rule). Stored in keyed state with {@link
- * FilterMetaSerializer}.
+ * Per-key description of a filter: the strategy, the sizing it was created with, and its layers:
+ * {@link BlockedBloom} layers (strategy 1, see {@link BloomMath} for the growth rule) or {@link
+ * FingerprintClass}es (strategy 2, see {@link FingerprintFilterMath}). Stored in keyed state with
+ * {@link FilterMetaSerializer}.
  */
 public final class FilterMeta {
+    /** Strategy of the compressed-fingerprint filter. */
+    public static final byte FINGERPRINTS = 2;
+
     public final byte strategy;
     public final long initialCapacity;
     public final double targetFpp;
     final List<BloomLayer> layers;
+    final List<FingerprintClass> classes;
 
     /**
      * Set when the filter could not grow (see {@link #grow()}); not stored, so a restored filter
@@ -21,11 +26,78 @@ public final class FilterMeta {
     boolean saturated;
 
     FilterMeta(byte strategy, long initialCapacity, double targetFpp, List<BloomLayer> layers) {
+        this(strategy, initialCapacity, targetFpp, layers, new ArrayList<>(0));
+    }
+
+    private FilterMeta(
+            byte strategy,
+            long initialCapacity,
+            double targetFpp,
+            List<BloomLayer> layers,
+            List<FingerprintClass> classes) {
         this.strategy = strategy;
         this.initialCapacity = initialCapacity;
         this.targetFpp = targetFpp;
         this.layers = layers;
+        this.classes = classes;
     }
+
+    /** A stored compressed-fingerprint filter. */
+    static FilterMeta ofClasses(
+            long initialCapacity, double targetFpp, List<FingerprintClass> classes) {
+        return new FilterMeta(
+                FINGERPRINTS, initialCapacity, targetFpp, new ArrayList<>(0), classes);
+    }
+
+    /**
+     * A new compressed-fingerprint filter (approximate mode): its first class, or an {@link
+     * IllegalArgumentException} if even that cannot be built for these settings.
+     */
+    public static FilterMeta createFingerprints(long initialCapacity, double targetFpp) {
+        FingerprintClass first = FingerprintFilterMath.classFor(initialCapacity, targetFpp, 0);
+        if (first == null) {
+            throw new IllegalArgumentException(
+                    "a fingerprint class for "
+                            + initialCapacity
+                            + " URLs at rate "
+                            + targetFpp
+                            + " needs prefixes wider than "
+                            + FingerprintPage.MAX_SUFFIX_BITS
+                            + " bits");
+        }
+        List<FingerprintClass> classes = new ArrayList<>(2);
+        classes.add(first);
+        return ofClasses(initialCapacity, targetFpp, classes);
+    }
+
+    public boolean isFingerprints() {
+        return strategy == FINGERPRINTS;
+    }
+
+    public FingerprintClass fingerprintClass(int i) {
+        return classes.get(i);
+    }
+
+    /**
+     * Adds the next class and returns its index; or, if its prefixes would be too wide, marks the
+     * filter {@link #saturated} and returns -1 (the newest class keeps filling past its capacity).
+     */
+    int growClass() {
+        int i = classes.size();
+        FingerprintClass next =
+                i >= MAX_CLASSES
+                        ? null
+                        : FingerprintFilterMath.classFor(initialCapacity, targetFpp, i);
+        if (next == null) {
+            saturated = true;
+            return -1;
+        }
+        classes.add(next);
+        return i;
+    }
+
+    /** Classes per key; page ids are {@code class << 24 | page}, so this keeps them positive. */
+    public static final int MAX_CLASSES = 120;
 
     /** A new scalable filter (approximate mode): its first layer at half the target rate. */
     public static FilterMeta create(long initialCapacity, double targetFpp) {
@@ -53,11 +125,14 @@ public final class FilterMeta {
 
     /** True if the newest layer holds as many items as it was sized for. */
     public boolean isFull() {
-        return layers.get(layers.size() - 1).isFull();
+        return isFingerprints()
+                ? classes.get(classes.size() - 1).isFull()
+                : layers.get(layers.size() - 1).isFull();
     }
 
+    /** Bloom layers or fingerprint classes. */
     public int layerCount() {
-        return layers.size();
+        return isFingerprints() ? classes.size() : layers.size();
     }
 
     public BloomLayer layer(int i) {
@@ -94,6 +169,9 @@ public final class FilterMeta {
         for (BloomLayer l : layers) {
             n += l.count;
         }
+        for (FingerprintClass c : classes) {
+            n += c.count;
+        }
         return n;
     }
 
@@ -102,11 +180,19 @@ public final class FilterMeta {
         for (BloomLayer l : layers) {
             c.add(l.copy());
         }
-        return new FilterMeta(strategy, initialCapacity, targetFpp, c);
+        List<FingerprintClass> k = new ArrayList<>(classes.size());
+        for (FingerprintClass f : classes) {
+            k.add(f.copy());
+        }
+        return new FilterMeta(strategy, initialCapacity, targetFpp, c, k);
     }
 
     @Override
     public String toString() {
-        return "FilterMeta(strategy=" + strategy + ", " + layers + ")";
+        return "FilterMeta(strategy="
+                + strategy
+                + ", "
+                + (isFingerprints() ? classes : layers)
+                + ")";
     }
 }

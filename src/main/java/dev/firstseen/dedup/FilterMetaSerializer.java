@@ -10,7 +10,7 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * State format of {@link FilterMeta}, one record per key. Layout of format 1, big-endian:
+ * State format of {@link FilterMeta}, one record per key, big-endian. Format 1, a Bloom filter:
  *
  * <pre>
  *   byte    format (1)
@@ -21,14 +21,28 @@ import org.apache.flink.core.memory.DataOutputView;
  *   L times: int pages, byte blocks per page, byte hashes, long capacity, long count
  * </pre>
  *
- * Every record starts with its format byte, so a later format can read older records one by one.
- * {@code FilterMetaSerializerTest} pins these bytes.
+ * Format 2, a compressed-fingerprint filter ({@link FilterMeta#FINGERPRINTS}):
+ *
+ * <pre>
+ *   byte    format (2)
+ *   byte    strategy (2)
+ *   long    initial capacity
+ *   double  target false-positive rate
+ *   byte    class count C
+ *   C times: byte width, byte level, int split, long capacity, long count
+ * </pre>
+ *
+ * Every record starts with its format byte, so both are read one by one: a Bloom filter is still
+ * written in format 1, which serializer version 1 wrote. {@code StateSerializersTest} pins these
+ * bytes.
  */
 public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMeta> {
     private static final long serialVersionUID = 1L;
 
     public static final FilterMetaSerializer INSTANCE = new FilterMetaSerializer();
-    public static final int VERSION = 1;
+
+    /** 2: adds record format 2; reads version 1's state as it is. */
+    public static final int VERSION = 2;
 
     @Override
     public boolean isImmutableType() {
@@ -57,7 +71,22 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
 
     @Override
     public void serialize(FilterMeta m, DataOutputView out) throws IOException {
-        out.writeByte(VERSION);
+        if (m.isFingerprints()) {
+            out.writeByte(2);
+            out.writeByte(m.strategy);
+            out.writeLong(m.initialCapacity);
+            out.writeDouble(m.targetFpp);
+            out.writeByte(m.classes.size());
+            for (FingerprintClass c : m.classes) {
+                out.writeByte(c.width);
+                out.writeByte(c.level);
+                out.writeInt(c.split);
+                out.writeLong(c.capacity);
+                out.writeLong(c.count);
+            }
+            return;
+        }
+        out.writeByte(1);
         out.writeByte(m.strategy);
         out.writeLong(m.initialCapacity);
         out.writeDouble(m.targetFpp);
@@ -74,6 +103,9 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
     @Override
     public FilterMeta deserialize(DataInputView in) throws IOException {
         int format = in.readUnsignedByte();
+        if (format == 2) {
+            return deserializeClasses(in);
+        }
         if (format != 1) {
             throw new IOException(
                     "Unrecognized Bloom filter metadata format "
@@ -97,6 +129,30 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
             layers.add(new BloomLayer(pages, perPage, hashes, capacity, count));
         }
         return new FilterMeta(strategy, initialCapacity, fpp, layers);
+    }
+
+    private static FilterMeta deserializeClasses(DataInputView in) throws IOException {
+        byte strategy = in.readByte();
+        if (strategy != FilterMeta.FINGERPRINTS) {
+            throw new IOException("Unknown filter strategy " + strategy + " in format 2");
+        }
+        long initialCapacity = in.readLong();
+        double fpp = in.readDouble();
+        int n = in.readUnsignedByte();
+        List<FingerprintClass> classes = new ArrayList<>(n + 1);
+        for (int i = 0; i < n; i++) {
+            int width = in.readUnsignedByte();
+            int level = in.readUnsignedByte();
+            int split = in.readInt();
+            long capacity = in.readLong();
+            long count = in.readLong();
+            try {
+                classes.add(new FingerprintClass(width, capacity, level, split, count));
+            } catch (IllegalArgumentException e) {
+                throw new IOException("Corrupt fingerprint filter metadata: " + e.getMessage(), e);
+            }
+        }
+        return FilterMeta.ofClasses(initialCapacity, fpp, classes);
     }
 
     @Override

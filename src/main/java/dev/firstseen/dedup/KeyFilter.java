@@ -1,11 +1,13 @@
 package dev.firstseen.dedup;
 
+import java.util.Arrays;
 import java.util.BitSet;
 
 /**
- * The heap copy of one key's Bloom filter: its metadata and the pages loaded so far. Pages are
- * loaded on first touch; a page missing from state is all zeros and costs no memory until a bit is
- * set in it. Dirty pages and metadata are written back by {@link DedupOperator}.
+ * The heap copy of one key's filter, a Bloom filter or a compressed-fingerprint filter: its
+ * metadata and the pages loaded so far. Pages are loaded on first touch; a page missing from state
+ * is empty (all zeros, no fingerprints) and costs no memory until something is put in it. Dirty
+ * pages and metadata are written back by {@link DedupOperator}.
  */
 final class KeyFilter {
     /** Marks a page that was looked up and is not in state (all bits zero). */
@@ -31,6 +33,9 @@ final class KeyFilter {
 
     /** True if any layer may hold {@code fp}; false means it was certainly never inserted. */
     boolean mightContain(Fingerprint fp, PageSource source) throws Exception {
+        if (meta.isFingerprints()) {
+            return findClass(fp, source) >= 0;
+        }
         for (int layer = meta.layerCount() - 1; layer >= 0; layer--) {
             BloomLayer g = meta.layer(layer);
             byte[] p = page(layer, BlockedBloom.page(fp, layer, g), source);
@@ -46,6 +51,9 @@ final class KeyFilter {
      * filter can still grow (see {@link FilterMeta#grow()}). Returns true if a layer was added.
      */
     boolean insert(Fingerprint fp, PageSource source) throws Exception {
+        if (meta.isFingerprints()) {
+            return insertFingerprint(fp, source);
+        }
         int layer = meta.layerCount() - 1;
         boolean grew = false;
         if (meta.layer(layer).isFull() && !meta.saturated) {
@@ -61,6 +69,94 @@ final class KeyFilter {
         g.count++;
         metaDirty = true;
         return grew;
+    }
+
+    /** The newest class holding {@code fp}'s prefix, or -1. */
+    private int findClass(Fingerprint fp, PageSource source) throws Exception {
+        for (int c = meta.classes.size() - 1; c >= 0; c--) {
+            FingerprintClass k = meta.classes.get(c);
+            long v = k.prefix(fp);
+            int index = k.page(v);
+            byte[] p = page(c, index, source);
+            if (p != ABSENT
+                    && FingerprintPage.contains(p, k.suffixBits(index), k.suffix(v, index))) {
+                return c;
+            }
+        }
+        return -1;
+    }
+
+    private boolean insertFingerprint(Fingerprint fp, PageSource source) throws Exception {
+        int c = meta.classes.size() - 1;
+        boolean grew = false;
+        if (meta.classes.get(c).isFull() && !meta.saturated) {
+            int next = grow();
+            if (next >= 0) {
+                c = next;
+                grew = true;
+            }
+        }
+        FingerprintClass k = meta.classes.get(c);
+        long v = k.prefix(fp);
+        int index = k.page(v);
+        byte[] p = page(c, index, source);
+        setPage(c, index, FingerprintPage.insert(p, k.suffixBits(index), k.suffix(v, index)));
+        k.count++;
+        metaDirty = true;
+        if (k.wantsSplit()) {
+            splitPage(c, k, source);
+        }
+        return grew;
+    }
+
+    /** Splits the class's page at its split pointer into it and a new page (linear hashing). */
+    private void splitPage(int c, FingerprintClass k, PageSource source) throws Exception {
+        int index = k.split();
+        byte[] p = page(c, index, source);
+        byte[][] halves = FingerprintPage.split(p, k.suffixBits(index));
+        int created = k.advanceSplit();
+        setPage(c, index, halves[0]);
+        setPage(c, created, halves[1]);
+    }
+
+    /**
+     * Removes {@code fp}'s prefix from the newest class that holds it (compressed-fingerprint
+     * filters only). Returns false if no class holds it.
+     */
+    boolean remove(Fingerprint fp, PageSource source) throws Exception {
+        int c = findClass(fp, source);
+        if (c < 0) {
+            return false;
+        }
+        FingerprintClass k = meta.classes.get(c);
+        long v = k.prefix(fp);
+        int index = k.page(v);
+        byte[] p = page(c, index, source);
+        setPage(c, index, FingerprintPage.remove(p, k.suffixBits(index), k.suffix(v, index)));
+        k.count--;
+        metaDirty = true;
+        return true;
+    }
+
+    /**
+     * Replaces a fingerprint page (pages are rewritten, not changed in place) and marks it dirty.
+     */
+    private void setPage(int layer, int index, byte[] p) {
+        byte[][] lp = layerPages(layer);
+        if (index >= lp.length) {
+            int n = lp.length;
+            lp = pages[layer] = Arrays.copyOf(lp, Math.max(index + 1, n * 2));
+            bytes += align(16L + 4L * lp.length) - align(16L + 4L * n);
+        }
+        byte[] old = lp[index];
+        if (old != null && old != ABSENT) {
+            bytes -= arrayBytes(old.length);
+        } else if (p.length > 0) {
+            loadedPages++;
+        }
+        lp[index] = p.length == 0 ? ABSENT : p;
+        bytes += p.length == 0 ? 0 : arrayBytes(p.length);
+        markDirty(layer, index);
     }
 
     /**
@@ -89,6 +185,9 @@ final class KeyFilter {
     /** The page for reading; {@link #ABSENT} if it holds no bits. */
     byte[] page(int layer, int index, PageSource source) throws Exception {
         byte[][] layerPages = layerPages(layer);
+        if (index >= layerPages.length) {
+            return ABSENT; // a fingerprint class's page beyond the table: never stored
+        }
         byte[] p = layerPages[index];
         if (p == null) {
             byte[] stored = source.load(BlockedBloom.pageId(layer, index));
@@ -112,6 +211,11 @@ final class KeyFilter {
             bytes += arrayBytes(p.length);
             loadedPages++;
         }
+        markDirty(layer, index);
+        return p;
+    }
+
+    private void markDirty(int layer, int index) {
         BitSet d = dirty[layer];
         if (d == null) {
             d = dirty[layer] = new BitSet();
@@ -120,12 +224,11 @@ final class KeyFilter {
             d.set(index);
             dirtyPages++;
         }
-        return p;
     }
 
     /** Adds the next layer to the metadata and the page table; -1 if the filter is saturated. */
     int grow() {
-        int layer = meta.grow();
+        int layer = meta.isFingerprints() ? meta.growClass() : meta.grow();
         if (layer < 0) {
             return -1;
         }
@@ -142,7 +245,11 @@ final class KeyFilter {
     private byte[][] layerPages(int layer) {
         byte[][] lp = pages[layer];
         if (lp == null) {
-            lp = pages[layer] = new byte[meta.layer(layer).pages][];
+            int n =
+                    meta.isFingerprints()
+                            ? tableSize(meta.fingerprintClass(layer).pages())
+                            : meta.layer(layer).pages;
+            lp = pages[layer] = new byte[n][];
             bytes += align(16L + 4L * lp.length);
         }
         return lp;
@@ -237,6 +344,11 @@ final class KeyFilter {
 
     /** A {@link BloomLayer} object. */
     private static final long PER_LAYER_BYTES = 40;
+
+    /** A fingerprint class's page table: room to split up to the next power of two. */
+    private static int tableSize(int pages) {
+        return pages <= 1 ? 1 : Integer.highestOneBit(pages - 1) << 1;
+    }
 
     private static long arrayBytes(int length) {
         return align(16L + length);

@@ -15,12 +15,15 @@ import dev.firstseen.record.Op;
  *   <li>{@code mark-seen}: into the seen-set if not there yet (an existing time is kept); nothing
  *       emitted.
  *   <li>{@code forget}: out of the exact store and L1. The filter keeps its bits, so the URL's next
- *       sighting is a "maybe" that finds the exact store without it: new.
+ *       sighting is a "maybe" that finds the exact store without it: new. In approximate mode the
+ *       fingerprint filter removes the URL's prefix instead (if another URL shares that prefix,
+ *       which happens with the filter's rate, that URL is forgotten with it); a key still on a
+ *       Bloom filter cannot forget one URL, and the op is counted in {@code opsForgetUnsupported}.
  *   <li>{@code forget-key}: the key's exact store, filter pages and metadata cleared, its cached
  *       filter dropped, and L1 emptied (its entries do not say their key).
  * </ul>
  *
- * The deleting ops need the exact store; the decoder refuses them in approximate mode.
+ * The decoder refuses the deleting ops when approximate mode is configured with a Bloom filter.
  */
 final class SeenSetOps {
     /** What the ops need of the operator, for the record's key (the current key). */
@@ -66,7 +69,11 @@ final class SeenSetOps {
                 metrics.opsKeysForgotten.inc();
                 return;
             case FORGET:
-                exact.remove(fp);
+                if (exact != null) {
+                    exact.remove(fp);
+                } else if (!forgetFromFilter(fp, levels)) {
+                    return;
+                }
                 recent.remove(fp);
                 metrics.opsForgotten.inc();
                 return;
@@ -77,6 +84,20 @@ final class SeenSetOps {
             default:
                 throw new IllegalArgumentException("not an op of this class: " + in.op);
         }
+    }
+
+    /** Approximate mode's forget; false if the key's filter cannot delete. */
+    private boolean forgetFromFilter(Fingerprint fp, Levels levels) throws Exception {
+        KeyFilter filter = levels.filter();
+        if (!filter.meta.isFingerprints()) {
+            metrics.opsForgetUnsupported.inc();
+            return false;
+        }
+        long bytesBefore = filter.bytes();
+        long loadsBefore = loader.loads();
+        filter.remove(fp, loader);
+        levels.touched(filter, bytesBefore, loadsBefore);
+        return true;
     }
 
     private void record(CanonicalUrl in, Fingerprint fp, Levels levels) throws Exception {

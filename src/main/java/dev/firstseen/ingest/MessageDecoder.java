@@ -92,6 +92,7 @@ public final class MessageDecoder implements Serializable {
     private final int maxUrlLength;
     private final int maxMetaBytes;
     private final boolean allowDeletes;
+    private final boolean allowTimes;
     private transient CharsetDecoder utf8;
     private transient JsonFactory json;
 
@@ -101,19 +102,31 @@ public final class MessageDecoder implements Serializable {
      * @param maxMetaBytes largest metadata carried, in bytes of JSON text; larger is left out
      */
     public MessageDecoder(int maxRecordBytes, int maxUrlLength, int maxMetaBytes) {
-        this(maxRecordBytes, maxUrlLength, maxMetaBytes, true);
+        this(maxRecordBytes, maxUrlLength, maxMetaBytes, true, true);
+    }
+
+    /** A decoder for exact mode ({@code exact}: both) or approximate mode with a Bloom filter. */
+    public MessageDecoder(int maxRecordBytes, int maxUrlLength, int maxMetaBytes, boolean exact) {
+        this(maxRecordBytes, maxUrlLength, maxMetaBytes, exact, exact);
     }
 
     /**
-     * @param allowDeletes whether {@code forget} and {@code forget-key} are accepted: only exact
-     *     mode can delete (a Bloom filter cannot); otherwise they are {@code bad-op} dead letters
+     * @param allowDeletes whether {@code forget} and {@code forget-key} are accepted: exact mode
+     *     and approximate mode's fingerprint filter can delete, a Bloom filter cannot; otherwise
+     *     they are {@code bad-op} dead letters
+     * @param allowTimes whether {@code revisit_after} is accepted: only exact mode keeps times
      */
     public MessageDecoder(
-            int maxRecordBytes, int maxUrlLength, int maxMetaBytes, boolean allowDeletes) {
+            int maxRecordBytes,
+            int maxUrlLength,
+            int maxMetaBytes,
+            boolean allowDeletes,
+            boolean allowTimes) {
         this.maxRecordBytes = maxRecordBytes;
         this.maxUrlLength = maxUrlLength;
         this.maxMetaBytes = maxMetaBytes;
         this.allowDeletes = allowDeletes;
+        this.allowTimes = allowTimes;
     }
 
     /**
@@ -246,7 +259,8 @@ public final class MessageDecoder implements Serializable {
                         DeadLetterReason.BAD_OP,
                         "op '"
                                 + op.code()
-                                + "' needs dedup.mode EXACT: an approximate filter cannot delete");
+                                + "' needs dedup.mode EXACT, or dedup.approximate.filter"
+                                + " FINGERPRINTS: a Bloom filter cannot delete");
             }
         }
         if (badRevisit != null) {
@@ -256,7 +270,7 @@ public final class MessageDecoder implements Serializable {
                             + cut(String.valueOf(badRevisit))
                             + "' is not a positive ISO-8601 duration (P30D) or number of seconds");
         }
-        if (revisitAfter > 0 && !allowDeletes) {
+        if (revisitAfter > 0 && !allowTimes) {
             return Decoded.fail(
                     DeadLetterReason.BAD_OP,
                     "revisit_after needs dedup.mode EXACT: an approximate filter keeps no times");

@@ -39,6 +39,7 @@ public final class FirstSeenMetrics {
     public static final String OPS_MARKED_SEEN = "opsMarkedSeen";
     public static final String OPS_FORGOTTEN = "opsForgotten";
     public static final String OPS_KEYS_FORGOTTEN = "opsKeysForgotten";
+    public static final String OPS_FORGET_UNSUPPORTED = "opsForgetUnsupported";
 
     /** Accumulator only: heap held by the Bloom page cache when a bounded run finished. */
     public static final String FILTER_BYTES_AT_END = "filterBytesAtEnd";

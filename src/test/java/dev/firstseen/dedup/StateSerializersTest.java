@@ -70,10 +70,45 @@ class StateSerializersTest {
     }
 
     @Test
+    void filterMetaFormatV2() throws IOException {
+        FilterMeta m = FilterMeta.createFingerprints(128, 1e-4);
+        m.fingerprintClass(0).count = 130;
+        KeyFilter f = new KeyFilter("k", m, true);
+        f.grow();
+        FingerprintClass c1 = m.fingerprintClass(1);
+        c1.count = 1200;
+        c1.advanceSplit();
+        c1.advanceSplit();
+        String golden =
+                "02" // format
+                        + "02" // strategy
+                        + "0000000000000080" // initial capacity 128
+                        + "3f1a36e2eb1c432d" // 1e-4
+                        + "02" // classes
+                        + "16" // width 22
+                        + "00" // level
+                        + "00000000" // split
+                        + "00000000000000d1" // capacity 209
+                        + "0000000000000082" // count 130
+                        + "19" // width 25
+                        + "01"
+                        + "00000001"
+                        + "000000000000022f" // capacity 559
+                        + "00000000000004b0";
+        assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(golden);
+        FilterMeta back = read(FilterMetaSerializer.INSTANCE, golden);
+        assertThat(back.isFingerprints()).isTrue();
+        assertThat(back.layerCount()).isEqualTo(2);
+        assertThat(back.fingerprintClass(1).pages()).isEqualTo(3);
+        assertThat(back.fingerprintClass(1).count()).isEqualTo(1200);
+        assertThat(back.targetFpp).isEqualTo(1e-4);
+    }
+
+    @Test
     void unknownFormatIsRefused() {
-        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "02"))
+        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "03"))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("format 2");
+                .hasMessageContaining("format 3");
         assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "0109"))
                 .hasMessageContaining("strategy 9");
     }
@@ -85,7 +120,8 @@ class StateSerializersTest {
                     FingerprintSerializer.INSTANCE, FilterMetaSerializer.INSTANCE
                 }) {
             TypeSerializerSnapshot<?> snap = s.snapshotConfiguration();
-            assertThat(snap.getCurrentVersion()).isEqualTo(1);
+            assertThat(snap.getCurrentVersion())
+                    .isEqualTo(s == FilterMetaSerializer.INSTANCE ? 2 : 1);
             DataOutputSerializer out = new DataOutputSerializer(64);
             TypeSerializerSnapshot.writeVersionedSnapshot(out, snap);
             TypeSerializerSnapshot<?> back =

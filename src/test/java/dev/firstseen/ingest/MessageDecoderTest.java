@@ -158,6 +158,27 @@ class MessageDecoderTest {
         assertThat(d.detail).contains("dedup.mode EXACT");
     }
 
+    /** Approximate mode's fingerprint filter can delete, but keeps no times. */
+    @Test
+    void fingerprintFilterAcceptsDeletesButNoRevisitTimes() {
+        MessageDecoder fingerprints = new MessageDecoder(1024, 100, 200, true, false);
+        for (String v :
+                new String[] {
+                    "{\"url\":\"http://a/\",\"op\":\"forget\"}",
+                    "{\"op\":\"forget-key\",\"key\":\"a.com\"}"
+                }) {
+            assertThat(fingerprints.decode(v.getBytes(StandardCharsets.UTF_8)).reason)
+                    .as(v)
+                    .isNull();
+        }
+        MessageDecoder.Decoded d =
+                fingerprints.decode(
+                        "{\"url\":\"http://a/\",\"revisit_after\":60}"
+                                .getBytes(StandardCharsets.UTF_8));
+        assertThat(d.reason).isEqualTo(DeadLetterReason.BAD_OP);
+        assertThat(d.detail).contains("keeps no times");
+    }
+
     /** A Bloom filter cannot delete: approximate mode's decoder refuses forget and forget-key. */
     @Test
     void deletesNeedExactMode() {

@@ -1,0 +1,310 @@
+package dev.firstseen.dedup;
+
+import java.util.Arrays;
+
+/**
+ * Strategy 2's page: a set of {@code s}-bit fingerprint suffixes in one byte array, most of them
+ * Elias-Fano coded (about {@code log2(2^s / n) + 2} bits each), the newest few in an unsorted tail
+ * so that an insert usually appends instead of re-encoding the page.
+ *
+ * <pre>
+ *   varint  n, core entries (unsigned LEB128)
+ *   byte    t, tail entries (0 to {@link #TAIL_MAX})
+ *   t · s bits, rounded up to bytes: the tail, in insertion order
+ *   n · l bits, rounded up to bytes: the core's low bits, l = max(0, s - ceil(log2 n))
+ *   the rest: the core's high parts in unary, entry i a 1 at bit (value_i &gt;&gt;&gt; l) + i
+ * </pre>
+ *
+ * Bits are numbered from the least significant bit of byte 0 on; values are written least
+ * significant bit first. An empty array is the empty page. This layout is part of the state format;
+ * {@code FingerprintPageTest} pins it with golden bytes.
+ */
+public final class FingerprintPage {
+    private FingerprintPage() {}
+
+    /** Tail entries before the page is re-encoded. */
+    public static final int TAIL_MAX = 16;
+
+    /** Widest suffix: values are non-negative longs. */
+    public static final int MAX_SUFFIX_BITS = 63;
+
+    private static final byte[] EMPTY = new byte[0];
+
+    /** Entries in the page. */
+    public static int size(byte[] page) {
+        if (page.length == 0) {
+            return 0;
+        }
+        int[] pos = {0};
+        int n = readVarint(page, pos);
+        return n + (page[pos[0]] & 0xFF);
+    }
+
+    /** True if {@code u} (an {@code s}-bit value) is in the page. */
+    public static boolean contains(byte[] page, int s, long u) {
+        return find(page, s, u) != NOT_FOUND;
+    }
+
+    private static final long NOT_FOUND = Long.MIN_VALUE;
+
+    /**
+     * Where {@code u} is: {@code -1 - i} for tail entry i, {@code i} for core entry i, {@link
+     * #NOT_FOUND} if absent.
+     */
+    private static long find(byte[] page, int s, long u) {
+        if (page.length == 0) {
+            return NOT_FOUND;
+        }
+        int[] pos = {0};
+        int n = readVarint(page, pos);
+        int t = page[pos[0]] & 0xFF;
+        long tailBit = (pos[0] + 1L) * 8;
+        for (int i = 0; i < t; i++) {
+            if (read(page, tailBit + (long) i * s, s) == u) {
+                return -1 - i;
+            }
+        }
+        if (n == 0) {
+            return NOT_FOUND;
+        }
+        int l = lowBits(n, s);
+        int lowerStart = pos[0] + 1 + bytes((long) t * s);
+        int upperStart = lowerStart + bytes((long) n * l);
+        long bucket = u >>> l;
+        long low = l == 0 ? 0 : u & ((1L << l) - 1);
+        long p = select0(page, upperStart, bucket);
+        if (p < 0) {
+            return NOT_FOUND;
+        }
+        long limit = (long) (page.length - upperStart) * 8;
+        for (long q = p; q < limit && bit(page, upperStart, q); q++) {
+            long k = q - bucket; // ones before q: entry index
+            if (k >= n) {
+                break;
+            }
+            if (read(page, (long) lowerStart * 8 + k * l, l) == low) {
+                return k;
+            }
+        }
+        return NOT_FOUND;
+    }
+
+    /** The page with {@code u} added; the caller knows it is not in the page yet. */
+    public static byte[] insert(byte[] page, int s, long u) {
+        if (page.length == 0) {
+            byte[] p = new byte[2 + bytes(s)];
+            p[1] = 1;
+            write(p, 16, s, u);
+            return p;
+        }
+        int[] pos = {0};
+        int n = readVarint(page, pos);
+        int t = page[pos[0]] & 0xFF;
+        if (t >= TAIL_MAX) {
+            long[] all = decode(page, s, 1);
+            all[all.length - 1] = u;
+            Arrays.sort(all);
+            return encode(all, 0, all.length, s);
+        }
+        int header = pos[0] + 1;
+        int oldTail = bytes((long) t * s);
+        int newTail = bytes((long) (t + 1) * s);
+        byte[] p = new byte[page.length + newTail - oldTail];
+        System.arraycopy(page, 0, p, 0, header + oldTail);
+        p[pos[0]] = (byte) (t + 1);
+        write(p, (long) header * 8 + (long) t * s, s, u);
+        System.arraycopy(
+                page, header + oldTail, p, header + newTail, page.length - header - oldTail);
+        return p;
+    }
+
+    /** The page without {@code u}, or the same array if {@code u} is not in it. */
+    public static byte[] remove(byte[] page, int s, long u) {
+        long at = find(page, s, u);
+        if (at == NOT_FOUND) {
+            return page;
+        }
+        long[] all = decode(page, s, 0);
+        int i = Arrays.binarySearch(all, u);
+        long[] rest = new long[all.length - 1];
+        System.arraycopy(all, 0, rest, 0, i);
+        System.arraycopy(all, i + 1, rest, i, rest.length - i);
+        return encode(rest, 0, rest.length, s);
+    }
+
+    /**
+     * Splits a page of {@code s}-bit values by their lowest bit into two pages of the {@code s - 1}
+     * bits above it: those with the bit clear, then those with it set.
+     */
+    public static byte[][] split(byte[] page, int s) {
+        long[] all = decode(page, s, 0);
+        long[] even = new long[all.length];
+        long[] odd = new long[all.length];
+        int e = 0;
+        int o = 0;
+        for (long v : all) {
+            if ((v & 1) == 0) {
+                even[e++] = v >>> 1;
+            } else {
+                odd[o++] = v >>> 1;
+            }
+        }
+        return new byte[][] {encode(even, 0, e, s - 1), encode(odd, 0, o, s - 1)};
+    }
+
+    /**
+     * Every value of the page, sorted, followed by {@code spare} zero slots for the caller's use.
+     */
+    public static long[] decode(byte[] page, int s, int spare) {
+        if (page.length == 0) {
+            return new long[spare];
+        }
+        int[] pos = {0};
+        int n = readVarint(page, pos);
+        int t = page[pos[0]] & 0xFF;
+        long[] out = new long[n + t + spare];
+        long tailBit = (pos[0] + 1L) * 8;
+        for (int i = 0; i < t; i++) {
+            out[n + i] = read(page, tailBit + (long) i * s, s);
+        }
+        if (n > 0) {
+            int l = lowBits(n, s);
+            int lowerStart = pos[0] + 1 + bytes((long) t * s);
+            int upperStart = lowerStart + bytes((long) n * l);
+            int k = 0;
+            for (int b = upperStart; b < page.length && k < n; b++) {
+                int x = page[b] & 0xFF;
+                while (x != 0 && k < n) {
+                    int q = (b - upperStart) * 8 + Integer.numberOfTrailingZeros(x);
+                    long high = q - k;
+                    out[k] = (high << l) | read(page, (long) lowerStart * 8 + (long) k * l, l);
+                    k++;
+                    x &= x - 1;
+                }
+            }
+        }
+        if (t > 0) {
+            Arrays.sort(out, 0, n + t);
+        }
+        return out;
+    }
+
+    /** A page holding {@code sorted[from, to)} (distinct {@code s}-bit values) in its core. */
+    public static byte[] encode(long[] sorted, int from, int to, int s) {
+        int n = to - from;
+        if (n == 0) {
+            return EMPTY;
+        }
+        int l = lowBits(n, s);
+        int header = varintBytes(n) + 1;
+        int lower = bytes((long) n * l);
+        long upperBits = (sorted[to - 1] >>> l) + n;
+        byte[] p = new byte[header + lower + bytes(upperBits)];
+        int[] pos = {0};
+        writeVarint(p, pos, n);
+        long lowMask = l == 0 ? 0 : (1L << l) - 1;
+        long lowerBit = (long) header * 8;
+        long upperBit = (long) (header + lower) * 8;
+        for (int i = 0; i < n; i++) {
+            long v = sorted[from + i];
+            write(p, lowerBit + (long) i * l, l, v & lowMask);
+            long q = upperBit + (v >>> l) + i;
+            p[(int) (q >>> 3)] |= (byte) (1 << (q & 7));
+        }
+        return p;
+    }
+
+    /** Low bits per core entry for {@code n} entries of {@code s} bits. */
+    static int lowBits(int n, int s) {
+        int ceilLog2 = n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
+        return Math.max(0, s - ceilLog2);
+    }
+
+    /**
+     * Bit position (from {@code start}) just after the {@code b}-th zero bit, 0 for b = 0; -1 if
+     * the page ends first.
+     */
+    private static long select0(byte[] a, int start, long b) {
+        if (b == 0) {
+            return 0;
+        }
+        long left = b;
+        for (int i = start; i < a.length; i++) {
+            int x = ~a[i] & 0xFF; // zeros as ones
+            int z = Integer.bitCount(x);
+            if (left > z) {
+                left -= z;
+                continue;
+            }
+            for (int k = 1; k < left; k++) {
+                x &= x - 1;
+            }
+            return (long) (i - start) * 8 + Integer.numberOfTrailingZeros(x) + 1;
+        }
+        return -1;
+    }
+
+    private static boolean bit(byte[] a, int start, long q) {
+        return (a[start + (int) (q >>> 3)] & (1 << (q & 7))) != 0;
+    }
+
+    /** {@code w} bits (0 to 63) at bit {@code pos}, least significant first. */
+    static long read(byte[] a, long pos, int w) {
+        if (w == 0) {
+            return 0;
+        }
+        int i = (int) (pos >>> 3);
+        int sh = (int) (pos & 7);
+        long v = (a[i++] & 0xFFL) >>> sh;
+        int got = 8 - sh;
+        while (got < w) {
+            v |= (a[i++] & 0xFFL) << got;
+            got += 8;
+        }
+        return v & ((1L << w) - 1);
+    }
+
+    /** ORs the {@code w} low bits of {@code v} in at bit {@code pos} (the bits there are 0). */
+    static void write(byte[] a, long pos, int w, long v) {
+        int i = (int) (pos >>> 3);
+        int sh = (int) (pos & 7);
+        int done = 0;
+        while (done < w) {
+            a[i++] |= (byte) ((v >>> done) << sh);
+            done += 8 - sh;
+            sh = 0;
+        }
+    }
+
+    private static int bytes(long bits) {
+        return (int) ((bits + 7) >>> 3);
+    }
+
+    private static int readVarint(byte[] a, int[] pos) {
+        int v = 0;
+        for (int shift = 0; ; shift += 7) {
+            int b = a[pos[0]++] & 0xFF;
+            v |= (b & 0x7F) << shift;
+            if (b < 0x80) {
+                return v;
+            }
+        }
+    }
+
+    private static void writeVarint(byte[] a, int[] pos, int v) {
+        while (v >= 0x80) {
+            a[pos[0]++] = (byte) (v | 0x80);
+            v >>>= 7;
+        }
+        a[pos[0]++] = (byte) v;
+    }
+
+    private static int varintBytes(int v) {
+        int n = 1;
+        while (v >= 0x80) {
+            v >>>= 7;
+            n++;
+        }
+        return n;
+    }
+}

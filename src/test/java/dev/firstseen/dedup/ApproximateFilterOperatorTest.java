@@ -1,0 +1,178 @@
+package dev.firstseen.dedup;
+
+import static dev.firstseen.dedup.DedupOperatorTest.MAX_PARALLELISM;
+import static dev.firstseen.dedup.DedupOperatorTest.accumulator;
+import static dev.firstseen.dedup.DedupOperatorTest.builder;
+import static dev.firstseen.dedup.DedupOperatorTest.checkpoint;
+import static dev.firstseen.dedup.DedupOperatorTest.emitted;
+import static dev.firstseen.dedup.DedupOperatorTest.feed;
+import static dev.firstseen.dedup.DedupOperatorTest.stream;
+import static dev.firstseen.dedup.DedupOperatorTest.subtaskOf;
+import static dev.firstseen.dedup.DedupOperatorTest.url;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.Op;
+import dev.firstseen.record.SourcePosition;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Approximate mode's compressed-fingerprint filter in the operator, on RocksDB (issue 14). */
+class ApproximateFilterOperatorTest {
+    private final DedupOperatorTest t = new DedupOperatorTest();
+
+    @AfterEach
+    void close() throws Exception {
+        t.closeHarnesses();
+    }
+
+    private static DedupConfig approximate(ApproximateFilter f, long cacheBytes) {
+        return builder(DedupMode.APPROXIMATE, 50, 1e-4, cacheBytes, 0).approximateFilter(f).build();
+    }
+
+    private static CanonicalUrl op(Op op, int key, int page) {
+        CanonicalUrl u = url(key, page);
+        u.op = op;
+        return u;
+    }
+
+    private static Set<String> canonicals(List<CanonicalUrl> in) {
+        Set<String> s = new HashSet<>();
+        in.forEach(u -> s.add(u.canonical));
+        return s;
+    }
+
+    /** Keys stored with a Bloom filter keep it; keys created after the upgrade get fingerprints. */
+    @Test
+    void bloomStateWrittenBeforeKeepsWorking() throws Exception {
+        List<CanonicalUrl> before = stream(20_000, 30, 2000, 11);
+        var old = t.harness(approximate(ApproximateFilter.BLOOM, 64 << 20), 1, 0, null);
+        feed(old, before);
+        OperatorSubtaskState snap = checkpoint(old, 1);
+
+        var now = t.harness(approximate(ApproximateFilter.FINGERPRINTS, 64 << 20), 1, 0, snap);
+        feed(now, before);
+        assertThat(emitted(now)).isEmpty();
+        List<CanonicalUrl> fresh = stream(5000, 10, 500, 12);
+        fresh.replaceAll(u -> url(1000 + u.key.length() + u.hashCode() % 5, page(u)));
+        feed(now, fresh);
+        List<String> out = emitted(now);
+        assertThat(out).doesNotHaveDuplicates();
+        assertThat(out.size()).isGreaterThan(canonicals(fresh).size() * 99 / 100);
+        for (KeyFilter f : ((DedupOperator) now.getOperator()).cache().filters()) {
+            int key = Integer.parseInt(f.key.toString().replaceAll("\\D", ""));
+            assertThat(f.meta.isFingerprints()).as(f.key.toString()).isEqualTo(key >= 1000);
+        }
+    }
+
+    private static int page(CanonicalUrl u) {
+        return Integer.parseInt(u.canonical.substring(u.canonical.lastIndexOf('/') + 1));
+    }
+
+    /** A 64 KiB cache for 200 keys: pages (split ones too) are evicted and loaded all the time. */
+    @Test
+    void evictionAndRestoreLoseNoPrefix() throws Exception {
+        DedupConfig tiny = approximate(ApproximateFilter.FINGERPRINTS, 64 << 10);
+        List<CanonicalUrl> in = stream(60_000, 200, 3000, 13);
+        var h = t.harness(tiny, 1, 0, null);
+        feed(h, in.subList(0, 30_000));
+        assertThat(accumulator(h, "pagesFlushed")).isGreaterThan(0);
+        OperatorSubtaskState snap = checkpoint(h, 1);
+        var restored = t.harness(tiny, 1, 0, snap);
+        feed(restored, in);
+        List<String> out = emitted(restored);
+        assertThat(out).doesNotHaveDuplicates();
+        Set<String> first = canonicals(in.subList(0, 30_000));
+        assertThat(out).noneMatch(first::contains);
+        Set<String> rest = canonicals(in.subList(30_000, 60_000));
+        rest.removeAll(first);
+        assertThat(rest).containsAll(out);
+        // The job's SipHash key is random, so drops vary by run: 10x the 1e-4 rate is a wide bound.
+        assertThat(out.size()).isGreaterThanOrEqualTo((int) (rest.size() * 0.999));
+        assertThat(((DedupOperator) h.getOperator()).cache().filters())
+                .anyMatch(f -> f.meta.layerCount() > 1);
+    }
+
+    @Test
+    void rescaleOneToTwoAndBackReEmitsNothing() throws Exception {
+        DedupConfig cfg = approximate(ApproximateFilter.FINGERPRINTS, 64 << 20);
+        List<CanonicalUrl> phase1 = stream(8000, 40, 600, 14);
+        List<CanonicalUrl> phase2 = stream(8000, 40, 1200, 15);
+        var one = t.harness(cfg, 1, 0, null);
+        feed(one, phase1);
+        OperatorSubtaskState snap1 = checkpoint(one, 1);
+        List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> two =
+                new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            two.add(
+                    t.harness(
+                            cfg,
+                            2,
+                            i,
+                            AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                                    snap1, MAX_PARALLELISM, 1, 2, i)));
+        }
+        for (CanonicalUrl u : phase2) {
+            two.get(subtaskOf(u.key, 2)).processElement(u, 0L);
+        }
+        Set<String> seen = canonicals(phase1);
+        List<String> out2 = new ArrayList<>();
+        two.forEach(h -> out2.addAll(emitted(h)));
+        assertThat(out2).doesNotHaveDuplicates().noneMatch(seen::contains);
+        assertThat(emitted(two.get(0))).isNotEmpty();
+        assertThat(emitted(two.get(1))).isNotEmpty();
+
+        OperatorSubtaskState merged =
+                AbstractStreamOperatorTestHarness.repackageState(
+                        checkpoint(two.get(0), 2), checkpoint(two.get(1), 2));
+        var back =
+                t.harness(
+                        cfg,
+                        1,
+                        0,
+                        AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                                merged, MAX_PARALLELISM, 2, 1, 0));
+        feed(back, phase1);
+        feed(back, phase2);
+        assertThat(emitted(back)).isEmpty();
+    }
+
+    @Test
+    void forgetAndForgetKeyWork() throws Exception {
+        var h = t.harness(approximate(ApproximateFilter.FINGERPRINTS, 64 << 20), 1, 0, null);
+        List<CanonicalUrl> pages = new ArrayList<>();
+        for (int p = 0; p < 300; p++) {
+            pages.add(url(1, p));
+        }
+        feed(h, pages);
+        feed(h, List.of(op(Op.FORGET, 1, 7), url(1, 7), url(1, 8), url(1, 7)));
+        assertThat(emitted(h).subList(300, emitted(h).size())).containsExactly("http://d1.com/p/7");
+        CanonicalUrl forgetKey =
+                new CanonicalUrl(null, null, "d1.com", null, new SourcePosition("in", 0, 0, -1));
+        forgetKey.op = Op.FORGET_KEY;
+        feed(h, List.of(forgetKey, url(1, 9)));
+        assertThat(emitted(h).get(emitted(h).size() - 1)).isEqualTo("http://d1.com/p/9");
+        assertThat(accumulator(h, "opsForgotten")).isEqualTo(1);
+    }
+
+    /** A key still on a Bloom filter cannot forget one URL: counted, nothing forgotten. */
+    @Test
+    void forgetOnABloomKeyIsCountedAndIgnored() throws Exception {
+        var old = t.harness(approximate(ApproximateFilter.BLOOM, 64 << 20), 1, 0, null);
+        feed(old, List.of(url(1, 1)));
+        OperatorSubtaskState snap = checkpoint(old, 1);
+        var h = t.harness(approximate(ApproximateFilter.FINGERPRINTS, 64 << 20), 1, 0, snap);
+        feed(h, List.of(op(Op.FORGET, 1, 1), url(1, 1)));
+        assertThat(emitted(h)).isEmpty();
+        assertThat(accumulator(h, "opsForgetUnsupported")).isEqualTo(1);
+        assertThat(accumulator(h, "opsForgotten")).isZero();
+    }
+}

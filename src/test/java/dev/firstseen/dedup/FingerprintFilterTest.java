@@ -1,0 +1,140 @@
+package dev.firstseen.dedup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Strategy 2 as a whole: zero false negatives over every inserted key, a measured rate within a
+ * stated bound of the one its classes promise (and never above the configured rate), and its size.
+ * Fixed seeds; the fingerprints are uniform, as SipHash's are.
+ */
+class FingerprintFilterTest {
+
+    /** The class schedule keeps Σ capacity / 2^width under the target for as long as it grows. */
+    @ParameterizedTest
+    @CsvSource({"128, 1e-4", "1, 1e-2", "100000, 1e-6", "128, 0.5"})
+    void classesStayWithinTheTargetRate(long n0, double p) {
+        double sum = 0;
+        int j = 0;
+        for (FingerprintClass c; (c = FingerprintFilterMath.classFor(n0, p, j)) != null; j++) {
+            assertThat(c.capacity)
+                    .isGreaterThanOrEqualTo(
+                            (long) (n0 * Math.pow(FingerprintFilterMath.GROWTH, j)));
+            // The smallest width that holds that capacity within the class's share.
+            assertThat(Math.floor(Math.scalb(p * FingerprintFilterMath.share(j), c.width - 1)))
+                    .isLessThan(n0 * Math.pow(FingerprintFilterMath.GROWTH, j));
+            sum += Math.scalb((double) c.capacity, -c.width);
+        }
+        assertThat(j).isGreaterThan(5);
+        assertThat(sum).isLessThanOrEqualTo(p);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1e-2, 100, 300000", "1e-3, 128, 200000", "1e-4, 128, 200000"})
+    void noFalseNegativesAndTheRateItPromises(double p, long n0, int n) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(42);
+        KeyFilter f = new KeyFilter("k", FilterMeta.createFingerprints(n0, p), true);
+        List<Fingerprint> in = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Fingerprint fp = new Fingerprint(rnd.nextLong(), rnd.nextLong());
+            if (!f.mightContain(fp, PageSource.NOTHING_STORED)) {
+                f.insert(fp, PageSource.NOTHING_STORED);
+                in.add(fp);
+            }
+        }
+        assertThat(f.meta.layerCount()).isGreaterThan(3);
+        for (Fingerprint fp : in) {
+            assertThat(f.mightContain(fp, PageSource.NOTHING_STORED)).isTrue();
+        }
+        double promised = FingerprintFilterMath.rate(f.meta);
+        assertThat(promised).isLessThanOrEqualTo(p);
+        int trials = (int) Math.min(20_000_000, 400 / promised);
+        int fp = 0;
+        for (int i = 0; i < trials; i++) {
+            if (f.mightContain(
+                    new Fingerprint(rnd.nextLong(), rnd.nextLong()), PageSource.NOTHING_STORED)) {
+                fp++;
+            }
+        }
+        double measured = (double) fp / trials;
+        // The promise is an expectation over random fingerprints: 400 expected hits, so a
+        // measured rate off by more than 5 standard deviations (25%) would be a real difference.
+        double sd = Math.sqrt(promised / trials);
+        assertThat(Math.abs(measured - promised)).isLessThan(5 * sd);
+        assertThat(measured).isLessThan(p);
+    }
+
+    /**
+     * Size of one key of 500,000 URLs (class 4 of n0 = 128): about log2(1/p) + log2(5 · 6) + 2 bits
+     * per URL in its newest class, plus page headers. At 1e-4 that is within the design's 3 bytes
+     * per URL; at 1% it is 1.9, above the 1.5 the issue hoped for (see the README).
+     */
+    @ParameterizedTest
+    @CsvSource({"1e-4, 2.75", "1e-2, 1.95"})
+    void bytesPerUrl(double p, double bound) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(43);
+        KeyFilter f = new KeyFilter("k", FilterMeta.createFingerprints(128, p), true);
+        int n = 500_000;
+        for (int i = 0; i < n; i++) {
+            Fingerprint fp = new Fingerprint(rnd.nextLong(), rnd.nextLong());
+            if (!f.mightContain(fp, PageSource.NOTHING_STORED)) {
+                f.insert(fp, PageSource.NOTHING_STORED);
+            }
+        }
+        double perUrl = (double) f.pageBytes() / f.meta.count();
+        assertThat(perUrl).isLessThan(bound);
+        assertThat(f.bytes() / (double) f.meta.count()).isLessThan(bound + 0.2);
+    }
+
+    @Test
+    void removeForgetsOneUrlAndKeepsTheOthers() throws Exception {
+        SplittableRandom rnd = new SplittableRandom(44);
+        KeyFilter f = new KeyFilter("k", FilterMeta.createFingerprints(16, 1e-4), true);
+        List<Fingerprint> in = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            Fingerprint fp = new Fingerprint(rnd.nextLong(), rnd.nextLong());
+            f.insert(fp, PageSource.NOTHING_STORED);
+            in.add(fp);
+        }
+        for (int i = 0; i < in.size(); i += 3) {
+            assertThat(f.remove(in.get(i), PageSource.NOTHING_STORED)).isTrue();
+        }
+        int stillThere = 0;
+        for (int i = 0; i < in.size(); i++) {
+            boolean has = f.mightContain(in.get(i), PageSource.NOTHING_STORED);
+            if (i % 3 != 0) {
+                assertThat(has).isTrue();
+            } else if (has) {
+                stillThere++; // a false positive of the remaining prefixes
+            }
+        }
+        assertThat(stillThere).isLessThan(5);
+        assertThat(f.meta.count()).isEqualTo(20_000 - (20_000 + 2) / 3);
+    }
+
+    /** Pages written back and loaded again answer alike: what a restore does. */
+    @Test
+    void pagesRoundTripThroughState() throws Exception {
+        SplittableRandom rnd = new SplittableRandom(45);
+        KeyFilter f = new KeyFilter("k", FilterMeta.createFingerprints(64, 1e-3), true);
+        List<Fingerprint> in = new ArrayList<>();
+        for (int i = 0; i < 50_000; i++) {
+            Fingerprint fp = new Fingerprint(rnd.nextLong(), rnd.nextLong());
+            f.insert(fp, PageSource.NOTHING_STORED);
+            in.add(fp);
+        }
+        java.util.Map<Integer, byte[]> stored = new java.util.HashMap<>();
+        f.drainDirty((id, page) -> stored.put(id, page.clone()));
+        KeyFilter back = new KeyFilter("k", f.meta.copy(), false);
+        for (Fingerprint fp : in) {
+            assertThat(back.mightContain(fp, stored::get)).isTrue();
+        }
+        assertThat(back.pageBytes()).isEqualTo(f.pageBytes());
+    }
+}

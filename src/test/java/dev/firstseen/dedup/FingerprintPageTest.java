@@ -1,0 +1,128 @@
+package dev.firstseen.dedup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The compressed page of strategy 2: set semantics, size, and its pinned byte layout. */
+class FingerprintPageTest {
+
+    private static TreeSet<Long> randomSet(SplittableRandom rnd, int n, int s) {
+        TreeSet<Long> set = new TreeSet<>();
+        long bound = s == 63 ? Long.MAX_VALUE : 1L << s;
+        while (set.size() < n) {
+            set.add(rnd.nextLong(bound));
+        }
+        return set;
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1, 8", "3, 8", "200, 8", "1, 20", "17, 20", "512, 20", "1000, 33", "700, 63"})
+    void encodeDecodeAndLookUpEveryValue(int n, int s) {
+        SplittableRandom rnd = new SplittableRandom(n * 31L + s);
+        TreeSet<Long> set = randomSet(rnd, n, s);
+        long[] sorted = set.stream().mapToLong(Long::longValue).toArray();
+        byte[] page = FingerprintPage.encode(sorted, 0, n, s);
+
+        assertThat(FingerprintPage.decode(page, s, 0)).containsExactly(sorted);
+        assertThat(FingerprintPage.size(page)).isEqualTo(n);
+        for (long v : sorted) {
+            assertThat(FingerprintPage.contains(page, s, v)).as("%d", v).isTrue();
+        }
+        long bound = s == 63 ? Long.MAX_VALUE : 1L << s;
+        int absent = 0;
+        for (int i = 0; i < 20_000; i++) {
+            long v = rnd.nextLong(bound);
+            assertThat(FingerprintPage.contains(page, s, v)).isEqualTo(set.contains(v));
+            absent += set.contains(v) ? 0 : 1;
+        }
+        assertThat(absent).isPositive();
+        // Elias-Fano's size: n · (log2(2^s / n) + 2) bits, plus the header and rounding.
+        double bits = n * (Math.max(0, s - Math.log(n) / Math.log(2)) + 2);
+        assertThat(page.length * 8.0).isLessThanOrEqualTo(bits + n + 3 * 8 + 16);
+    }
+
+    @Test
+    void insertsGoToTheTailThenIntoTheCore() {
+        int s = 24;
+        SplittableRandom rnd = new SplittableRandom(7);
+        TreeSet<Long> set = randomSet(rnd, 3000, s);
+        byte[] page = new byte[0];
+        TreeSet<Long> in = new TreeSet<>();
+        for (long v : set) {
+            assertThat(FingerprintPage.contains(page, s, v)).isFalse();
+            page = FingerprintPage.insert(page, s, v);
+            in.add(v);
+            assertThat(FingerprintPage.contains(page, s, v)).isTrue();
+            if (in.size() % 97 == 0) {
+                assertThat(FingerprintPage.decode(page, s, 0))
+                        .containsExactly(in.stream().mapToLong(Long::longValue).toArray());
+            }
+        }
+        assertThat(FingerprintPage.size(page)).isEqualTo(3000);
+        for (long v : set) {
+            assertThat(FingerprintPage.contains(page, s, v)).isTrue();
+        }
+    }
+
+    @Test
+    void removeTakesOutOneValueAndNothingElse() {
+        int s = 20;
+        SplittableRandom rnd = new SplittableRandom(8);
+        TreeSet<Long> set = randomSet(rnd, 600, s);
+        byte[] page = new byte[0];
+        for (long v : set) {
+            page = FingerprintPage.insert(page, s, v);
+        }
+        Long[] values = set.toArray(new Long[0]);
+        for (int i = 0; i < values.length; i += 2) {
+            byte[] before = page;
+            page = FingerprintPage.remove(page, s, values[i]);
+            assertThat(page).isNotSameAs(before);
+        }
+        for (int i = 0; i < values.length; i++) {
+            assertThat(FingerprintPage.contains(page, s, values[i])).isEqualTo(i % 2 == 1);
+        }
+        byte[] same = page;
+        assertThat(FingerprintPage.remove(page, s, values[0])).isSameAs(same);
+        assertThat(FingerprintPage.size(page)).isEqualTo(300);
+    }
+
+    @Test
+    void splitSeparatesByTheLowestBit() {
+        int s = 16;
+        TreeSet<Long> set = randomSet(new SplittableRandom(9), 900, s);
+        byte[] page = new byte[0];
+        for (long v : set) {
+            page = FingerprintPage.insert(page, s, v);
+        }
+        byte[][] halves = FingerprintPage.split(page, s);
+        for (long v : set) {
+            assertThat(FingerprintPage.contains(halves[(int) (v & 1)], s - 1, v >>> 1)).isTrue();
+        }
+        assertThat(FingerprintPage.size(halves[0]) + FingerprintPage.size(halves[1]))
+                .isEqualTo(900);
+    }
+
+    /**
+     * The byte layout is part of the state format: changing it makes stored pages unreadable.
+     * Values 3, 5, 200, 1000, 1001 at s = 10 (l = 7): header 05 00, low bits, unary high parts;
+     * then one tail entry (777).
+     */
+    @Test
+    void goldenBytes() {
+        byte[] page = FingerprintPage.encode(new long[] {3, 5, 200, 1000, 1001}, 0, 5, 10);
+        assertThat(HexFormat.of().formatHex(page)).isEqualTo("05008302129d060b0c");
+        byte[] withTail = FingerprintPage.insert(page, 10, 777);
+        assertThat(HexFormat.of().formatHex(withTail)).isEqualTo("050109038302129d060b0c");
+        assertThat(FingerprintPage.decode(withTail, 10, 0))
+                .containsExactly(3, 5, 200, 777, 1000, 1001);
+        assertThat(Arrays.equals(FingerprintPage.remove(withTail, 10, 777), page)).isTrue();
+    }
+}
