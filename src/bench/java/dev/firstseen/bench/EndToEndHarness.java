@@ -59,7 +59,8 @@ import org.apache.kafka.common.record.TimestampType;
  *       canonicalizer, what a StormCrawler user writes;
  *   <li>sql: the same decode + canonicalize as a SQL function, then {@code ROW_NUMBER() OVER
  *       (PARTITION BY url ORDER BY proctime) = 1}, Flink SQL's first-row deduplication;
- *   <li>exact, approximate: the FirstSeen pipeline in its two modes.
+ *   <li>exact, approximate: the FirstSeen pipeline in its two modes; approximate-bloom: approximate
+ *       mode with the Bloom filter of earlier versions.
  * </ol>
  *
  * Output counts of the dedup jobs are checked against the generator's own distinct count. Every job
@@ -101,6 +102,12 @@ public final class EndToEndHarness {
 
     private final long records;
     private final int warmupRecords;
+
+    /**
+     * Distinct URLs of the measured input, the truth the approximate jobs' drops are counted by.
+     */
+    private long distinct = -1;
+
     private final Map<String, String> firstseenOptions = new LinkedHashMap<>();
     private final int parallelism;
     private final String checkpointInterval;
@@ -241,7 +248,8 @@ public final class EndToEndHarness {
             for (int round = -warmupRounds; round < rounds; round++) {
                 for (int i = 0; i < order.size(); i++) {
                     String job = order.get((i + Math.max(round, 0)) % order.size());
-                    Result r = runJob(job, kafka, flink, input, stream.distinct());
+                    distinct = stream.distinct();
+                    Result r = runJob(job, kafka, flink, input, distinct);
                     log.printf(
                             Locale.ROOT,
                             "%s %-12s %,10d out in %6.1f s = %,9.0f records/s, %.2f µs CPU per"
@@ -381,7 +389,11 @@ public final class EndToEndHarness {
                 return runSql(env, kafka, flink, settings, input, out, distinct, cpu);
             case "exact":
             case "approximate":
-                conf.setString("dedup.mode", job.toUpperCase(Locale.ROOT));
+            case "approximate-bloom":
+                conf.setString("dedup.mode", job.startsWith("exact") ? "EXACT" : "APPROXIMATE");
+                if (job.equals("approximate-bloom")) {
+                    conf.setString("dedup.approximate.filter", "BLOOM");
+                }
                 firstseenOptions.forEach(conf::setString);
                 settings = FirstSeenSettings.from(conf);
                 FirstSeenJob.onKafka(settings).build(env);
@@ -392,7 +404,7 @@ public final class EndToEndHarness {
                         "Unknown job '"
                                 + job
                                 + "'; choose from passthrough, naive, naive-cc, sql, exact,"
-                                + " approximate");
+                                + " approximate, approximate-bloom");
         }
         long start = System.nanoTime();
         JobExecutionResult result = env.execute("bench " + job);
@@ -711,10 +723,20 @@ public final class EndToEndHarness {
                     r.stateBytes(),
                     r.countOk() ? "" : "  COUNT MISMATCH (expected " + r.expectedOut() + ")");
         }
-        for (String fs : List.of("exact", "approximate")) {
+        for (String fs : List.of("exact", "approximate", "approximate-bloom")) {
             Result f = byJob.get(fs);
             if (f == null) {
                 continue;
+            }
+            if (distinct > 0) {
+                log.printf(
+                        Locale.ROOT,
+                        "%s: dropped %,d of %,d distinct URLs = %.2e (the generator's count less"
+                                + " the records out)%n",
+                        fs,
+                        distinct - f.recordsOut(),
+                        distinct,
+                        (double) (distinct - f.recordsOut()) / distinct);
             }
             for (String base : List.of("passthrough", "naive", "naive-cc", "sql")) {
                 Result b = byJob.get(base);
@@ -768,7 +790,7 @@ public final class EndToEndHarness {
         long keys = get(acc, FirstSeenMetrics.FILTER_KEYS_AT_END);
         return String.format(
                 Locale.ROOT,
-                "Bloom page cache %,d bytes = %.2f bytes per first-seen URL (pages %.2f, per-key"
+                "filter cache %,d bytes = %.2f bytes per first-seen URL (pages %.2f, per-key"
                         + " bookkeeping %.2f: %,d keys, %,.0f bytes each)",
                 filterBytes,
                 perUrl(filterBytes, firstSeen),

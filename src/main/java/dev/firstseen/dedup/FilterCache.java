@@ -75,12 +75,13 @@ final class FilterCache {
             if (f == keep) {
                 continue;
             }
+            long held = f.bytes(); // before the write-back, which drops the dirty-page sets
             if (f.isDirty()) {
                 backing.write(f);
             }
             dirty.remove(f);
             it.remove();
-            bytes -= f.bytes();
+            bytes -= held;
             f.release();
             evictions++;
         }
@@ -91,7 +92,9 @@ final class FilterCache {
         long n = 0;
         for (KeyFilter f : dirty) {
             if (f.isDirty()) {
+                long before = f.bytes();
                 n += backing.write(f);
+                bytes += f.bytes() - before;
             }
         }
         dirty.clear();

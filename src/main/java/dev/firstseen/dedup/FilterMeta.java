@@ -26,7 +26,7 @@ public final class FilterMeta {
     boolean saturated;
 
     FilterMeta(byte strategy, long initialCapacity, double targetFpp, List<BloomLayer> layers) {
-        this(strategy, initialCapacity, targetFpp, layers, new ArrayList<>(0));
+        this(strategy, initialCapacity, targetFpp, layers, List.of());
     }
 
     private FilterMeta(
@@ -176,11 +176,11 @@ public final class FilterMeta {
     }
 
     FilterMeta copy() {
-        List<BloomLayer> c = new ArrayList<>(layers.size());
+        List<BloomLayer> c = layers.isEmpty() ? List.of() : new ArrayList<>(layers.size());
         for (BloomLayer l : layers) {
             c.add(l.copy());
         }
-        List<FingerprintClass> k = new ArrayList<>(classes.size());
+        List<FingerprintClass> k = classes.isEmpty() ? List.of() : new ArrayList<>(classes.size());
         for (FingerprintClass f : classes) {
             k.add(f.copy());
         }

@@ -1,5 +1,8 @@
 package dev.firstseen.dedup;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -102,8 +105,12 @@ public final class FingerprintPage {
         int t = page[pos[0]] & 0xFF;
         if (t >= TAIL_MAX) {
             long[] all = decode(page, s, 1);
-            all[all.length - 1] = u;
-            Arrays.sort(all);
+            int i = all.length - 1;
+            while (i > 0 && all[i - 1] > u) {
+                all[i] = all[i - 1];
+                i--;
+            }
+            all[i] = u;
             return encode(all, 0, all.length, s);
         }
         int header = pos[0] + 1;
@@ -164,27 +171,33 @@ public final class FingerprintPage {
         int t = page[pos[0]] & 0xFF;
         long[] out = new long[n + t + spare];
         long tailBit = (pos[0] + 1L) * 8;
+        long[] tail = new long[t];
         for (int i = 0; i < t; i++) {
-            out[n + i] = read(page, tailBit + (long) i * s, s);
+            tail[i] = read(page, tailBit + (long) i * s, s);
         }
+        Arrays.sort(tail);
         if (n > 0) {
             int l = lowBits(n, s);
             int lowerStart = pos[0] + 1 + bytes((long) t * s);
             int upperStart = lowerStart + bytes((long) n * l);
+            // The core's values go to the end of their final range, then merge with the tail.
             int k = 0;
+            long lowerBit = (long) lowerStart * 8;
             for (int b = upperStart; b < page.length && k < n; b++) {
                 int x = page[b] & 0xFF;
                 while (x != 0 && k < n) {
-                    int q = (b - upperStart) * 8 + Integer.numberOfTrailingZeros(x);
-                    long high = q - k;
-                    out[k] = (high << l) | read(page, (long) lowerStart * 8 + (long) k * l, l);
+                    long high = (b - upperStart) * 8L + Integer.numberOfTrailingZeros(x) - k;
+                    out[t + k] = (high << l) | read(page, lowerBit + (long) k * l, l);
                     k++;
                     x &= x - 1;
                 }
             }
         }
-        if (t > 0) {
-            Arrays.sort(out, 0, n + t);
+        int i = t;
+        int j = 0;
+        int o = 0;
+        while (j < t) {
+            out[o++] = i < n + t && out[i] < tail[j] ? out[i++] : tail[j++];
         }
         return out;
     }
@@ -229,7 +242,20 @@ public final class FingerprintPage {
             return 0;
         }
         long left = b;
-        for (int i = start; i < a.length; i++) {
+        int i = start;
+        for (; i + 8 <= a.length; i += 8) {
+            long x = ~(long) LONGS.get(a, i);
+            int z = Long.bitCount(x);
+            if (left > z) {
+                left -= z;
+                continue;
+            }
+            for (int k = 1; k < left; k++) {
+                x &= x - 1;
+            }
+            return (long) (i - start) * 8 + Long.numberOfTrailingZeros(x) + 1;
+        }
+        for (; i < a.length; i++) {
             int x = ~a[i] & 0xFF; // zeros as ones
             int z = Integer.bitCount(x);
             if (left > z) {
@@ -243,6 +269,9 @@ public final class FingerprintPage {
         }
         return -1;
     }
+
+    private static final VarHandle LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private static boolean bit(byte[] a, int start, long q) {
         return (a[start + (int) (q >>> 3)] & (1 << (q & 7))) != 0;

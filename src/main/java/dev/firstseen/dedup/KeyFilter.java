@@ -273,7 +273,7 @@ final class KeyFilter {
             for (int i = d.nextSetBit(0); i >= 0; i = d.nextSetBit(i + 1)) {
                 sink.write(BlockedBloom.pageId(layer, i), pages[layer][i]);
             }
-            d.clear();
+            dirty[layer] = null; // a clean key holds no dirty-page sets
         }
         dirtyPages = 0;
     }
@@ -326,6 +326,9 @@ final class KeyFilter {
     long bytes() {
         int layers = meta.layerCount();
         long n = bytes + FIXED_BYTES + PER_LAYER_BYTES * layers;
+        if (isDirty()) {
+            n += DIRTY_ENTRY_BYTES;
+        }
         n += align(16L + 4L * Math.max(layers, 1)) * 2; // page-table and dirty-set arrays
         for (BitSet d : dirty) {
             if (d != null) {
@@ -336,11 +339,13 @@ final class KeyFilter {
     }
 
     /**
-     * This object (48), the metadata (40) with its layer list (24 + 24), the cache's LRU entry (40)
-     * with its share of the table (8), and a dirty-set entry (40), counted always: it is there
-     * whenever the key changed since the last checkpoint.
+     * This object (48), the metadata (40) with its layer list (24 + 24; the other strategy's list
+     * is a shared empty one), and the cache's LRU entry (40) with its share of the table (8).
      */
-    private static final long FIXED_BYTES = 48 + 40 + 48 + 40 + 8 + 40;
+    private static final long FIXED_BYTES = 48 + 40 + 48 + 40 + 8;
+
+    /** The cache's dirty-set entry, there while the key changed since its last write-back. */
+    private static final long DIRTY_ENTRY_BYTES = 40;
 
     /** A {@link BloomLayer} object. */
     private static final long PER_LAYER_BYTES = 40;
