@@ -565,9 +565,14 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         super.finish();
     }
 
-    /** Heap held by the Bloom page cache now (the {@code filterCacheBytes} gauge). */
-    long filterCacheBytes() {
+    /** Heap held by the filter cache now (the {@code filterCacheBytes} gauge). */
+    public long filterCacheBytes() {
         return cache.bytes();
+    }
+
+    /** Bytes of the cached filter pages alone, without per-key objects (walks every page). */
+    public long filterPageBytes() {
+        return cache.pageBytes();
     }
 
     /** The page cache, for tests. */

@@ -26,11 +26,24 @@ class FilterCacheFootprintTest {
         return GraphLayout.parseInstance(lru.get(cache), dirty.get(cache)).totalSize();
     }
 
-    @ParameterizedTest(name = "{0} keys of {1} URLs, written back: {2}")
-    @CsvSource({"2000, 1, false", "2000, 1, true", "500, 300, false", "200, 3000, true"})
-    void theCountedBytesAreTheMeasuredBytes(int keys, int urlsPerKey, boolean flushed)
-            throws Exception {
-        FilterCacheTest.MemoryBacking b = new FilterCacheTest.MemoryBacking();
+    @ParameterizedTest(name = "{0} keys of {1} URLs, written back: {2}, fingerprints: {3}")
+    @CsvSource({
+        "2000, 1, false, false",
+        "2000, 1, true, false",
+        "500, 300, false, false",
+        "200, 3000, true, false",
+        "2000, 1, false, true",
+        "500, 300, true, true",
+        "200, 3000, false, true",
+        "20, 60000, true, true"
+    })
+    void theCountedBytesAreTheMeasuredBytes(
+            int keys, int urlsPerKey, boolean flushed, boolean fingerprints) throws Exception {
+        FilterCacheTest.MemoryBacking b =
+                fingerprints
+                        ? new FilterCacheTest.MemoryBacking(
+                                () -> FilterMeta.createFingerprints(128, 1e-4))
+                        : new FilterCacheTest.MemoryBacking();
         FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
         long empty = heldBy(cache);
         for (int k = 0; k < keys; k++) {

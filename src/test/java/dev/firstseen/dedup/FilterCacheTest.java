@@ -16,13 +16,22 @@ class FilterCacheTest {
     static final class MemoryBacking implements FilterCache.Backing {
         final Map<Object, FilterMeta> metas = new HashMap<>();
         final Map<Object, Map<Integer, byte[]>> pages = new HashMap<>();
+        final java.util.function.Supplier<FilterMeta> newFilter;
         int writes;
+
+        MemoryBacking() {
+            this(() -> FilterMeta.createSingle(128, 0.01));
+        }
+
+        MemoryBacking(java.util.function.Supplier<FilterMeta> newFilter) {
+            this.newFilter = newFilter;
+        }
 
         @Override
         public KeyFilter load(Object key) {
             FilterMeta m = metas.get(key);
             return m == null
-                    ? new KeyFilter(key, FilterMeta.createSingle(128, 0.01), true)
+                    ? new KeyFilter(key, newFilter.get(), true)
                     : new KeyFilter(key, m.copy(), false);
         }
 

@@ -44,6 +44,13 @@ public final class Size {
                     "FilterCacheFootprintTest: a cached key with one 192-byte page, counted 592 B,"
                             + " JOL measures 560-600 B");
 
+    private static final Figure FINGERPRINT_KEY =
+            new Figure(
+                    415,
+                    "docs/bench-2m-fpp1e-4-fingerprints.txt: 2,000 cached keys, 415 B each as the"
+                            + " filter cache counts them (FilterCacheFootprintTest: within 10% of"
+                            + " JOL)");
+
     static Figures figures(DedupMode mode, double rate) {
         if (mode == DedupMode.EXACT && rate == 0.01) {
             return new Figures(
@@ -62,24 +69,38 @@ public final class Size {
         if (mode == DedupMode.APPROXIMATE && rate == 0.01) {
             return new Figures(
                     new Figure(
-                            3.9,
-                            "docs/bench-1m-cpu-2026-11-23.txt: largest checkpoint 3.9 B per URL"
-                                    + " (local RocksDB taken as equal)"),
-                    new Figure(3.9, "docs/bench-1m-cpu-2026-11-23.txt: 1,665,666 B, 425,833 URLs"),
-                    new Figure(4.26, "docs/bench-1m-cpu-2026-11-23.txt: Bloom pages 4.26 B/URL"),
-                    PER_KEY,
+                            2.5,
+                            "docs/bench-2m-fpp1e-2-fingerprints.txt: largest checkpoint 2.5 B per"
+                                    + " URL (local RocksDB taken as equal)"),
                     new Figure(
-                            174_034,
-                            "docs/bench-1m-cpu-2026-11-23.txt: 348,068 records/s on 2 slots at"
-                                    + " 1 M records (no scale run in this mode)"));
+                            2.5,
+                            "docs/bench-2m-fpp1e-2-fingerprints.txt: 1,833,303 B, 742,132 URLs"),
+                    new Figure(
+                            1.51,
+                            "docs/bench-2m-fpp1e-2-fingerprints.txt: filter pages 1.51 B/URL"),
+                    FINGERPRINT_KEY,
+                    new Figure(
+                            121_094,
+                            "docs/bench-2m-fpp1e-2-fingerprints.txt: 242,189 records/s on 2 slots"
+                                    + " at 2 M records (no scale run at 1%)"));
         }
         if (mode == DedupMode.APPROXIMATE && rate == 0.0001) {
             return new Figures(
-                    new Figure(8.9, "docs/bench-2m-fpp1e-4.txt: 8.9 B per URL checkpointed"),
-                    new Figure(8.9, "docs/bench-2m-fpp1e-4.txt: 8.9 B per URL checkpointed"),
-                    new Figure(8.6, "docs/bench-2m-fpp1e-4.txt: Bloom pages 8.6 B/URL"),
-                    PER_KEY,
-                    null);
+                    new Figure(
+                            2.6,
+                            "docs/bench-2m-fpp1e-4-fingerprints.txt: largest checkpoint 2.6 B per"
+                                    + " URL (local RocksDB taken as equal)"),
+                    new Figure(
+                            2.6,
+                            "docs/bench-2m-fpp1e-4-fingerprints.txt: 1,944,381 B, 745,760 URLs"),
+                    new Figure(
+                            2.34,
+                            "docs/bench-2m-fpp1e-4-fingerprints.txt: filter pages 2.34 B/URL"),
+                    FINGERPRINT_KEY,
+                    new Figure(
+                            128_123,
+                            "docs/bench-2m-fpp1e-4-fingerprints.txt: 256,246 records/s on 2 slots"
+                                    + " at 2 M records"));
         }
         return null;
     }

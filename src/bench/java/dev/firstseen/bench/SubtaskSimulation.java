@@ -1,0 +1,232 @@
+package dev.firstseen.bench;
+
+import dev.firstseen.dedup.DedupConfig;
+import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.dedup.DedupOperator;
+import dev.firstseen.metrics.FirstSeenMetrics;
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.SourcePosition;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.util.ParameterTool;
+
+/**
+ * One dedup subtask's share of a large crawl, on Flink's operator harness with the RocksDB backend
+ * (incremental checkpoints): {@code --urls} distinct URLs over {@code --keys} Zipf(1)-distributed
+ * keys, each URL sent twice on average (every other record repeats an earlier URL). It prints the
+ * filter's heap, the URLs dropped against the generator's truth, the checkpoint's size and how long
+ * it took, and the time to restore from it and to answer the first records of every key again. What
+ * it leaves out is the rest of the job (Kafka, canonicalization, the shuffle), which does not
+ * change the state.
+ *
+ * <p>Run: {@code scripts/simulate-subtask [--urls 10000000] [--keys 100000] [--rate 0.0001] [--mode
+ * approximate] [--filter FINGERPRINTS|BLOOM]}
+ */
+public final class SubtaskSimulation {
+    private SubtaskSimulation() {}
+
+    public static void main(String[] args) throws Exception {
+        ParameterTool p = ParameterTool.fromArgs(args);
+        long urls = p.getLong("urls", 10_000_000);
+        int keys = p.getInt("keys", 100_000);
+        double rate = p.getDouble("rate", 1e-4);
+        DedupMode mode = DedupMode.valueOf(p.get("mode", "approximate").toUpperCase(Locale.ROOT));
+        String filter = p.get("filter", "FINGERPRINTS");
+        DedupConfig config =
+                DedupConfig.builder()
+                        .mode(mode)
+                        .approximateFilter(
+                                dev.firstseen.dedup.ApproximateFilter.valueOf(
+                                        filter.toUpperCase(Locale.ROOT)))
+                        .falsePositiveRate(rate)
+                        .filterCacheBytes(8L << 30)
+                        .guarded(Map.of("canonical.profile", "simulation", "keying.mode", "DOMAIN"))
+                        .build();
+        double[] cdf = zipf(keys);
+        System.out.printf(
+                Locale.ROOT,
+                "one subtask: %,d distinct URLs over %,d Zipf(1) keys, %s mode (%s) at rate %s%n",
+                urls,
+                keys,
+                mode,
+                filter,
+                rate);
+
+        var h = harness(config);
+        SplittableRandom rnd = new SplittableRandom(1);
+        long start = System.nanoTime();
+        long created = 0;
+        long records = 0;
+        long lastReport = start;
+        while (created < urls) {
+            long id;
+            if ((records & 1) == 0 || created == 0) {
+                id = created++;
+            } else {
+                id = rnd.nextLong(created);
+            }
+            h.processElement(url(id, cdf), 0L);
+            records++;
+            if ((records & 0xFFFFF) == 0 && System.nanoTime() - lastReport > 15e9) {
+                lastReport = System.nanoTime();
+                System.out.printf(
+                        Locale.ROOT,
+                        "  %,d records, %,d URLs, %.0f s%n",
+                        records,
+                        created,
+                        (lastReport - start) / 1e9);
+            }
+            if ((records & 0xFFFF) == 0) {
+                h.getOutput().clear(); // keep only the count, not the records
+            }
+        }
+        double feedSeconds = (System.nanoTime() - start) / 1e9;
+        DedupOperator op = (DedupOperator) h.getOperator();
+        long emitted = counter(op, "firstSeen");
+
+        long t0 = System.nanoTime();
+        h.prepareSnapshotPreBarrier(1);
+        OperatorSubtaskState snap = h.snapshot(1, 1);
+        double snapshotSeconds = (System.nanoTime() - t0) / 1e9;
+        long heap = op.filterCacheBytes();
+        long pages = op.filterPageBytes();
+        long state = snap.getStateSize();
+        h.close();
+
+        System.out.printf(
+                Locale.ROOT,
+                "fed %,d records in %.1f s (%,.0f records/s, dedup operator only)%n"
+                        + "emitted %,d of %,d distinct: %,d dropped = %.2e%n"
+                        + "filter heap %,d B = %.2f B/URL (pages %.2f B/URL, per-key objects"
+                        + " %.2f B/URL)%n"
+                        + "checkpoint %,d B = %.2f B/URL, taken in %.2f s (pre-barrier flush and"
+                        + " synchronous snapshot)%n",
+                records,
+                feedSeconds,
+                records / feedSeconds,
+                emitted,
+                urls,
+                urls - emitted,
+                (urls - emitted) / (double) urls,
+                heap,
+                heap / (double) urls,
+                pages / (double) urls,
+                (heap - pages) / (double) urls,
+                state,
+                state / (double) urls,
+                snapshotSeconds);
+
+        long r0 = System.nanoTime();
+        var restored = harness(config, snap);
+        double restoreSeconds = (System.nanoTime() - r0) / 1e9;
+        // One old URL of every key: loads each key's metadata and one page per class.
+        long w0 = System.nanoTime();
+        for (int k = 0; k < keys; k++) {
+            restored.processElement(
+                    new CanonicalUrl(
+                            null,
+                            "http://k" + k + ".example/warm",
+                            "k" + k + ".example",
+                            null,
+                            new SourcePosition("sim", 0, 0, -1)),
+                    0L);
+        }
+        double warmSeconds = (System.nanoTime() - w0) / 1e9;
+        SplittableRandom check = new SplittableRandom(2);
+        int reemitted = 0;
+        restored.getOutput().clear();
+        for (int i = 0; i < 200_000; i++) {
+            restored.processElement(url(check.nextLong(urls), cdf), 0L);
+        }
+        reemitted = restored.extractOutputValues().size();
+        restored.close();
+        System.out.printf(
+                Locale.ROOT,
+                "restore (RocksDB files from the local snapshot, operator open): %.2f s; first"
+                        + " record of each of %,d keys after it: %.2f s; 200,000 old URLs"
+                        + " re-emitted: %d%n",
+                restoreSeconds,
+                keys,
+                warmSeconds,
+                reemitted);
+    }
+
+    private static long counter(DedupOperator op, String name) {
+        Object v = op.getRuntimeContext().getAccumulator(name).getLocalValue();
+        return (Long) v;
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>
+            harness(DedupConfig config) throws Exception {
+        return harness(config, null);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>
+            harness(DedupConfig config, OperatorSubtaskState restore) throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new DedupOperator(config),
+                        (CanonicalUrl u) -> u.key,
+                        Types.STRING,
+                        128,
+                        1,
+                        0);
+        EmbeddedRocksDBStateBackend backend = new EmbeddedRocksDBStateBackend(true);
+        backend.getMemoryConfiguration().setFixedMemoryPerSlot("256mb");
+        h.setStateBackend(backend);
+        h.getExecutionConfig()
+                .setGlobalJobParameters(
+                        ParameterTool.fromMap(
+                                Map.of(FirstSeenMetrics.ACCUMULATORS_PARAMETER, "true")));
+        h.setup();
+        if (restore != null) {
+            h.initializeState(restore);
+        }
+        h.open();
+        return h;
+    }
+
+    private static CanonicalUrl url(long id, double[] cdf) {
+        int key = key(id, cdf);
+        String k = "k" + key + ".example";
+        String c = "http://" + k + "/p/" + id;
+        return new CanonicalUrl(c, c, k, null, new SourcePosition("sim", 0, id, -1));
+    }
+
+    /** The URL's key: Zipf(1) over the keys, by the inverse CDF of a hash of its id. */
+    private static int key(long id, double[] cdf) {
+        long h = id * 0x9E3779B97F4A7C15L;
+        h ^= h >>> 31;
+        double u = (h >>> 11) * 0x1.0p-53;
+        int lo = 0;
+        int hi = cdf.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (cdf[mid] < u) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private static double[] zipf(int n) {
+        double[] cdf = new double[n];
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += 1.0 / (i + 1);
+            cdf[i] = sum;
+        }
+        for (int i = 0; i < n; i++) {
+            cdf[i] /= sum;
+        }
+        return cdf;
+    }
+}
