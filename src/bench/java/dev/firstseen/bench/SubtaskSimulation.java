@@ -180,6 +180,10 @@ public final class SubtaskSimulation {
         EmbeddedRocksDBStateBackend backend = new EmbeddedRocksDBStateBackend(true);
         backend.getMemoryConfiguration().setFixedMemoryPerSlot("256mb");
         h.setStateBackend(backend);
+        // The harness's default storage keeps snapshots in memory, capped at 5 MB.
+        h.setCheckpointStorage(
+                new org.apache.flink.runtime.state.storage.FileSystemCheckpointStorage(
+                        java.nio.file.Files.createTempDirectory("firstseen-sim").toUri()));
         h.getExecutionConfig()
                 .setGlobalJobParameters(
                         ParameterTool.fromMap(
