@@ -48,7 +48,7 @@ public final class SubtaskSimulation {
                         .filterCacheBytes(8L << 30)
                         .guarded(Map.of("canonical.profile", "simulation", "keying.mode", "DOMAIN"))
                         .build();
-        double[] cdf = zipf(keys);
+        double[] cdf = dev.firstseen.tools.CrawlStream.zipfCdf(keys);
         System.out.printf(
                 Locale.ROOT,
                 "one subtask: %,d distinct URLs over %,d Zipf(1) keys, %s mode (%s) at rate %s%n",
@@ -219,18 +219,5 @@ public final class SubtaskSimulation {
             }
         }
         return lo;
-    }
-
-    private static double[] zipf(int n) {
-        double[] cdf = new double[n];
-        double sum = 0;
-        for (int i = 0; i < n; i++) {
-            sum += 1.0 / (i + 1);
-            cdf[i] = sum;
-        }
-        for (int i = 0; i < n; i++) {
-            cdf[i] /= sum;
-        }
-        return cdf;
     }
 }

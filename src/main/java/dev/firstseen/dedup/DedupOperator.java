@@ -203,7 +203,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         metrics.gauge("pagesFlushedLastCheckpoint", () -> lastFlushPages);
         // The configured rate beside the measured one, so an alert can compare the two.
         metrics.gauge("configuredFalsePositiveRate", config::falsePositiveRate);
-        FilterMeta first = newFilter();
+        FilterMeta first = config.newFilter();
         LOG.info(
                 "Dedup mode {}: a new key's filter starts at {} URLs as {}, target rate {}, grows"
                         + " by {}; filter cache {} bytes; L1 {} entries; fingerprints {}",
@@ -422,10 +422,6 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 });
     }
 
-    private FilterMeta newFilter() {
-        return config.newFilter();
-    }
-
     private void insert(KeyFilter f, Fingerprint fp) throws Exception {
         if (exact != null && f.meta.isFull() && !f.meta.saturated) {
             rebuild(f);
@@ -497,7 +493,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             // Called for the current key: a record of that key asked for its filter.
             FilterMeta stored = metaState.value();
             return stored == null
-                    ? new KeyFilter(key, newFilter(), true)
+                    ? new KeyFilter(key, config.newFilter(), true)
                     : new KeyFilter(key, stored.copy(), false);
         }
 

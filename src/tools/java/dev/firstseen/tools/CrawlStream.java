@@ -41,15 +41,21 @@ public final class CrawlStream {
         this.rnd = new SplittableRandom(seed);
         this.domains = domains;
         this.badRate = badRate;
-        this.zipfCdf = new double[domains];
+        this.zipfCdf = zipfCdf(domains);
+    }
+
+    /** The cumulative distribution of Zipf(1) over {@code n} ranks. */
+    public static double[] zipfCdf(int n) {
+        double[] cdf = new double[n];
         double sum = 0;
-        for (int i = 0; i < domains; i++) {
+        for (int i = 0; i < n; i++) {
             sum += 1.0 / (i + 1);
-            zipfCdf[i] = sum;
+            cdf[i] = sum;
         }
-        for (int i = 0; i < domains; i++) {
-            zipfCdf[i] /= sum;
+        for (int i = 0; i < n; i++) {
+            cdf[i] /= sum;
         }
+        return cdf;
     }
 
     public byte[] next() {
