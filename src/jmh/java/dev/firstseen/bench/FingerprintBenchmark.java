@@ -28,6 +28,7 @@ public class FingerprintBenchmark extends ThroughputBenchmark {
     private RecentFingerprintCache l1;
     private HashFunction guava;
     private FingerprintFunction keyed;
+    private FingerprintFunction keyed64;
     private Mac hmac;
     private int index;
 
@@ -42,7 +43,8 @@ public class FingerprintBenchmark extends ThroughputBenchmark {
         }
         l1 = new RecentFingerprintCache(65536);
         guava = Hashing.murmur3_128();
-        keyed = FingerprintFunction.newSecret();
+        keyed = FingerprintFunction.newSecret(128);
+        keyed64 = FingerprintFunction.newSecret(64);
         try {
             hmac = Mac.getInstance("HmacSHA256");
             hmac.init(new SecretKeySpec(new byte[16], "HmacSHA256"));
@@ -56,10 +58,16 @@ public class FingerprintBenchmark extends ThroughputBenchmark {
         return Fingerprint.of(canonical[index++ & MASK]);
     }
 
-    /** The keyed function new jobs use (SipHash-2-4-128 under a secret key). */
+    /** The keyed 128-bit function (SipHash-2-4-128 under a secret key). */
     @Benchmark
     public Fingerprint firstseenKeyedSipHash24() {
         return keyed.of(canonical[index++ & MASK]);
+    }
+
+    /** The keyed function new jobs use: SipHash-2-4-64, the second half mixed from the first. */
+    @Benchmark
+    public Fingerprint firstseenKeyedSipHash24x64() {
+        return keyed64.of(canonical[index++ & MASK]);
     }
 
     /** SipHash-1-3-128, the cheaper round count (Rust's default hasher), for comparison. */

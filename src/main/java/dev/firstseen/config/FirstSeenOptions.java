@@ -216,6 +216,19 @@ public final class FirstSeenOptions {
                                     + " about 9 bytes per URL at 1e-4, no 'forget'. Keys keep the"
                                     + " filter they were created with.");
 
+    public static final ConfigOption<Integer> FINGERPRINT_BITS =
+            ConfigOptions.key("dedup.fingerprint-bits")
+                    .intType()
+                    .defaultValue(64)
+                    .withDescription(
+                            "Bits of a URL's fingerprint, 64 or 128, for a job that starts from an"
+                                    + " empty state; a restored job keeps the fingerprints its"
+                                    + " state was written with. 64: an exact-store entry is 12"
+                                    + " bytes, and two URLs of one key collide (the second is"
+                                    + " dropped) with a chance of about n²/2^65 for a key of n"
+                                    + " URLs (see the README). 128: 24-byte entries, no practical"
+                                    + " chance of a collision.");
+
     public static final ConfigOption<Long> EXPECTED_URLS_PER_KEY =
             ConfigOptions.key("dedup.bloom.expected-urls-per-key")
                     .longType()
@@ -324,6 +337,7 @@ public final class FirstSeenOptions {
                     KEY_MODE,
                     DEDUP_MODE,
                     APPROXIMATE_FILTER,
+                    FINGERPRINT_BITS,
                     EXPECTED_URLS_PER_KEY,
                     FALSE_POSITIVE_RATE,
                     FILTER_CACHE_SIZE,

@@ -216,6 +216,9 @@ public final class FirstSeenSettings {
                                 }
                             });
         }
+        if (conf.get(FINGERPRINT_BITS) != 64 && conf.get(FINGERPRINT_BITS) != 128) {
+            problems.add("'dedup.fingerprint-bits' must be 64 or 128");
+        }
         if (conf.get(FILTER_CACHE_SIZE).getBytes() < 1 << 20) {
             problems.add("'dedup.bloom.cache-size' must be at least 1 mb");
         }
@@ -414,6 +417,7 @@ public final class FirstSeenSettings {
         return DedupConfig.builder()
                 .mode(dedupMode())
                 .approximateFilter(conf.get(APPROXIMATE_FILTER))
+                .fingerprintBits(conf.get(FINGERPRINT_BITS))
                 .expectedUrlsPerKey(conf.get(EXPECTED_URLS_PER_KEY))
                 .falsePositiveRate(conf.get(FALSE_POSITIVE_RATE))
                 .filterCacheBytes(conf.get(FILTER_CACHE_SIZE).getBytes())

@@ -88,6 +88,7 @@ public record DedupConfig(
         private final SortedMap<String, String> guarded = new TreeMap<>();
         private boolean allowGuardedChange;
         private FingerprintFunction fingerprints;
+        private int fingerprintBits = 64;
         private long revisitAfterMillis;
         private long forgetAfterMillis;
         private ApproximateFilter approximateFilter = ApproximateFilter.FINGERPRINTS;
@@ -149,9 +150,18 @@ public record DedupConfig(
             return this;
         }
 
-        /** Default: SipHash-2-4-128 under a new random key, drawn when {@link #build()} runs. */
+        /**
+         * Default: SipHash-2-4 with {@link #fingerprintBits} of output under a new random key,
+         * drawn when {@link #build()} runs.
+         */
         public Builder fingerprints(FingerprintFunction f) {
             this.fingerprints = f;
+            return this;
+        }
+
+        /** 64 (the default) or 128; ignored if {@link #fingerprints} is given. */
+        public Builder fingerprintBits(int bits) {
+            this.fingerprintBits = bits;
             return this;
         }
 
@@ -164,7 +174,9 @@ public record DedupConfig(
                     recentCacheEntries,
                     guarded,
                     allowGuardedChange,
-                    fingerprints != null ? fingerprints : FingerprintFunction.newSecret(),
+                    fingerprints != null
+                            ? fingerprints
+                            : FingerprintFunction.newSecret(fingerprintBits),
                     revisitAfterMillis,
                     forgetAfterMillis,
                     approximateFilter);

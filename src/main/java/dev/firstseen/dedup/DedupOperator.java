@@ -52,7 +52,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
      *      before the barrier is forwarded, so the checkpoint holds every bit set before it
      *      (SubtaskCheckpointCoordinatorImpl#checkpointState; Flink SQL's mini-batch operators flush
      *      the same way). Writing under another key means setCurrentKey(K') and back.
-     *  L3  MapState<Fingerprint, Long> ("seen"): the exact set, last-emitted millis as value.
+     *  L3  ExactStore: the exact set in keyed MapState, fingerprint to last-emitted time.
      *
      * Growth. In exact mode a key's filter is one layer; when it is full it is rebuilt for twice
      * the key's URLs from L3 (one prefix scan of the key's entries; the old pages are deleted from
@@ -177,7 +177,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         pages = getRuntimeContext().getMapState(DedupState.bloomPages());
         metaState = getRuntimeContext().getState(DedupState.bloomMeta());
         if (config.mode() == DedupMode.EXACT) {
-            exact = new ExactStore(getRuntimeContext().getMapState(DedupState.seen()));
+            // The layout follows the fingerprints the state was written with (initializeState).
+            exact = ExactStore.open(getRuntimeContext(), fingerprints);
         }
         loader = new CountingPageLoader(pages);
         cache = new FilterCache(new StateBacking(), config.filterCacheBytes());
@@ -354,7 +355,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     public void onProcessingTime(InternalTimer<Object, VoidNamespace> timer) throws Exception {
         sweepTimer.clear();
         metrics.expired.inc(exact.removeUpTo(timer.getTimestamp() - forgetAfter));
-        if (exact.fingerprints().iterator().hasNext()) {
+        if (!exact.isEmpty()) {
             armIdleSweep(Math.max(1, forgetAfter / 4));
         } else {
             pages.clear();

@@ -16,10 +16,21 @@ import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerial
 public final class DedupState {
     private DedupState() {}
 
-    /** Keyed: the exact store, fingerprint to last-emitted time in epoch millis (exact mode). */
+    /**
+     * Keyed: the exact store of 128-bit fingerprints, fingerprint to last-emitted time in epoch
+     * millis (exact mode; see {@link ExactStore}).
+     */
     public static MapStateDescriptor<Fingerprint, Long> seen() {
         return new MapStateDescriptor<>(
                 "seen", FingerprintSerializer.INSTANCE, LongSerializer.INSTANCE);
+    }
+
+    /**
+     * Keyed: the exact store of 64-bit fingerprints, {@code hi} (8 bytes, big-endian) to the
+     * last-emitted time in unsigned seconds since the epoch (4 bytes, big-endian).
+     */
+    public static MapStateDescriptor<Long, Integer> seen64() {
+        return new MapStateDescriptor<>("seen-64", LongSerializer.INSTANCE, IntSerializer.INSTANCE);
     }
 
     /** Keyed: the Bloom filter's pages by page id ({@code layer << 24 | page}). */

@@ -1,5 +1,6 @@
 package dev.firstseen.dedup;
 
+import dev.firstseen.dedup.internal.Murmur3;
 import dev.firstseen.dedup.internal.SipHash;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,12 @@ import java.util.HexFormat;
  * recorded one, whatever it was configured with.
  *
  * <ul>
+ *   <li>{@code siphash-2-4-64} (since 2026-11-24, the default for state written from empty):
+ *       SipHash-2-4 with 64-bit output under a secret key, as below. A fingerprint is then 64 bits
+ *       of identity; its {@code lo} half is a fixed mix of {@code hi}, so the exact store keeps
+ *       {@code hi} alone (8 bytes) and rebuilds the whole fingerprint from it. Two URLs collide
+ *       only within one key (the store is per key): about n²/2⁶⁵ for a key of n URLs, see the
+ *       README's collision arithmetic.
  *   <li>{@code siphash-2-4-128} (version 1, since 2026-11-23): SipHash-2-4 with 128-bit output,
  *       keyed by a 128-bit secret drawn from {@link SecureRandom} when the job is first built.
  *       Nobody without the key can build two URLs with one fingerprint, so a page cannot make the
@@ -27,31 +34,59 @@ public final class FingerprintFunction implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private static final String SIPHASH = "siphash-2-4-128";
+    private static final String SIPHASH_64 = "siphash-2-4-64";
     private static final String MURMUR3 = "murmur3-128";
     private static final String VERSION = "v1";
 
     /** The function of state written before functions were recorded. */
-    public static final FingerprintFunction LEGACY_MURMUR3 = new FingerprintFunction(false, 0, 0);
+    public static final FingerprintFunction LEGACY_MURMUR3 =
+            new FingerprintFunction(false, true, 0, 0);
+
+    /** Mixed into {@code hi} to make {@code lo} of a 64-bit fingerprint. */
+    private static final long LO_MIX = 0x9E3779B97F4A7C15L;
 
     private final boolean keyed;
+    private final boolean wide;
     private final long k0;
     private final long k1;
 
-    private FingerprintFunction(boolean keyed, long k0, long k1) {
+    private FingerprintFunction(boolean keyed, boolean wide, long k0, long k1) {
         this.keyed = keyed;
+        this.wide = wide;
         this.k0 = k0;
         this.k1 = k1;
     }
 
-    /** SipHash-2-4-128 under a new random key. */
-    public static FingerprintFunction newSecret() {
+    /** SipHash-2-4 with {@code bits} (64 or 128) of output under a new random key. */
+    public static FingerprintFunction newSecret(int bits) {
         SecureRandom r = new SecureRandom();
-        return new FingerprintFunction(true, r.nextLong(), r.nextLong());
+        return withKey(bits, r.nextLong(), r.nextLong());
     }
 
     /** SipHash-2-4-128 under the given key (bytes 0-7 and 8-15, little-endian). */
     public static FingerprintFunction keyed(long k0, long k1) {
-        return new FingerprintFunction(true, k0, k1);
+        return new FingerprintFunction(true, true, k0, k1);
+    }
+
+    /** SipHash-2-4 with {@code bits} (64 or 128) of output under the given key. */
+    public static FingerprintFunction withKey(int bits, long k0, long k1) {
+        if (bits != 64 && bits != 128) {
+            throw new IllegalArgumentException("fingerprint bits must be 64 or 128, not " + bits);
+        }
+        return new FingerprintFunction(true, bits == 128, k0, k1);
+    }
+
+    /** 128 or 64: the bits of identity in a fingerprint, and what the exact store keeps. */
+    public int bits() {
+        return wide ? 128 : 64;
+    }
+
+    /**
+     * The whole fingerprint of a 64-bit function from its {@code hi} half, as the exact store keeps
+     * it; {@code lo} feeds the Bloom filter's bit positions and the L1 table.
+     */
+    public static Fingerprint fromHi(long hi) {
+        return new Fingerprint(hi, Murmur3.fmix64(hi ^ LO_MIX));
     }
 
     public Fingerprint of(String canonicalUrl) {
@@ -69,6 +104,9 @@ public final class FingerprintFunction implements Serializable {
                 break;
             }
         }
+        if (!wide) {
+            return fromHi(SipHash.hash64(k0, k1, 2, 4, bytes));
+        }
         long[] h = SipHash.hash128(k0, k1, 2, 4, bytes);
         return new Fingerprint(h[0], h[1]);
     }
@@ -82,7 +120,7 @@ public final class FingerprintFunction implements Serializable {
         return keyed
                 ? VERSION
                         + ":"
-                        + SIPHASH
+                        + (wide ? SIPHASH : SIPHASH_64)
                         + ":"
                         + HexFormat.of().toHexDigits(k0)
                         + HexFormat.of().toHexDigits(k1)
@@ -97,9 +135,10 @@ public final class FingerprintFunction implements Serializable {
         }
         if (parts.length == 3
                 && parts[0].equals(VERSION)
-                && parts[1].equals(SIPHASH)
+                && (parts[1].equals(SIPHASH) || parts[1].equals(SIPHASH_64))
                 && parts[2].length() == 32) {
-            return keyed(
+            return withKey(
+                    parts[1].equals(SIPHASH) ? 128 : 64,
                     HexFormat.fromHexDigitsToLong(parts[2], 0, 16),
                     HexFormat.fromHexDigitsToLong(parts[2], 16, 32));
         }
@@ -112,6 +151,8 @@ public final class FingerprintFunction implements Serializable {
     /** Names the function, never the key. */
     @Override
     public String toString() {
-        return keyed ? SIPHASH + " (the job's secret key)" : MURMUR3 + " (seed 0, legacy)";
+        return keyed
+                ? (wide ? SIPHASH : SIPHASH_64) + " (the job's secret key)"
+                : MURMUR3 + " (seed 0, legacy)";
     }
 }

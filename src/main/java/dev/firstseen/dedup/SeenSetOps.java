@@ -105,7 +105,7 @@ final class SeenSetOps {
         long bytesBefore = filter.bytes();
         long loadsBefore = loader.loads();
         long now = levels.now();
-        boolean known = filter.mightContain(fp, loader) && (exact == null || exact.contains(fp));
+        boolean known = filter.mightContain(fp, loader) && (exact == null || exact.get(fp) != null);
         if (!known) {
             levels.insert(filter, fp);
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.flink.shaded.guava33.com.google.common.hash.HashCode;
 import org.apache.flink.shaded.guava33.com.google.common.hash.Hashing;
@@ -108,4 +109,54 @@ class FingerprintTest {
     }
 
     static final String GOLDEN_KEYED_EXAMPLE = "682be38b3c9c21a188c0165ace09aaa4";
+
+    /**
+     * SipHash-2-4 with 64-bit output against the reference vectors (github.com/veorq/SipHash,
+     * vectors.h, and the paper's appendix example for 15 bytes): key 00..0f, message 00..len-1.
+     */
+    @Test
+    void sipHash64MatchesTheReferenceVectors() {
+        long k0 = 0x0706050403020100L;
+        long k1 = 0x0f0e0d0c0b0a0908L;
+        Map<Integer, String> expected =
+                Map.of(0, "310e0edd47db6f72", 1, "fd67dc93c539f874", 15, "e545be4961ca29a1");
+        for (Map.Entry<Integer, String> e : expected.entrySet()) {
+            StringBuilder msg = new StringBuilder();
+            for (int i = 0; i < e.getKey(); i++) {
+                msg.append((char) i);
+            }
+            long h = dev.firstseen.dedup.internal.SipHash.hash64(k0, k1, 2, 4, msg.toString());
+            ByteBuffer out = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            out.putLong(h);
+            assertThat(java.util.HexFormat.of().formatHex(out.array()))
+                    .as("length %d", e.getKey())
+                    .isEqualTo(e.getValue());
+        }
+    }
+
+    /**
+     * Golden: the 64-bit function's state form, one value under a fixed key, and the rule that
+     * rebuilds a whole fingerprint from the 8 bytes the exact store keeps.
+     */
+    @Test
+    void sixtyFourBitFingerprintsArePinned() {
+        FingerprintFunction f =
+                FingerprintFunction.withKey(64, 0x0706050403020100L, 0x0f0e0d0c0b0a0908L);
+        assertThat(f.bits()).isEqualTo(64);
+        assertThat(f.stored()).isEqualTo("v1:siphash-2-4-64:07060504030201000f0e0d0c0b0a0908");
+        Fingerprint fp = f.of("http://example.com/");
+        assertThat(fp.toString()).isEqualTo(GOLDEN_64_EXAMPLE);
+        assertThat(FingerprintFunction.fromHi(fp.hi)).isEqualTo(fp);
+        FingerprintFunction parsed = FingerprintFunction.parse(f.stored());
+        assertThat(parsed.bits()).isEqualTo(64);
+        assertThat(parsed.of("http://example.com/")).isEqualTo(fp);
+        assertThat(FingerprintFunction.newSecret(64).bits()).isEqualTo(64);
+        assertThat(FingerprintFunction.keyed(1, 2).bits()).isEqualTo(128);
+        assertThat(DedupConfig.builder().build().fingerprints().bits()).isEqualTo(64);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> FingerprintFunction.withKey(96, 1, 2))
+                .hasMessageContaining("64 or 128");
+    }
+
+    static final String GOLDEN_64_EXAMPLE = "97033e4217c73187855817cac0f8bfb9";
 }

@@ -112,7 +112,7 @@ class ForgetAfterTest {
         assertThat(accumulator(h, "expired")).isEqualTo(51);
         // Both keys were removed whole: no key has an exact store or Bloom metadata any more.
         var backend = h.getOperator().getKeyedStateBackend();
-        for (String state : new String[] {"seen", "bloom-meta", "bloom-pages", "forget-sweep"}) {
+        for (String state : new String[] {"seen-64", "bloom-meta", "bloom-pages", "forget-sweep"}) {
             try (var keys =
                     backend.getKeys(state, org.apache.flink.runtime.state.VoidNamespace.INSTANCE)) {
                 assertThat(keys.count()).as(state).isZero();

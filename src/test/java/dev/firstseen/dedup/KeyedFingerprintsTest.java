@@ -104,6 +104,54 @@ class KeyedFingerprintsTest {
         assertThat(DedupOperatorTest.emitted(once)).isEmpty();
     }
 
+    /**
+     * State written with 128-bit fingerprints (every job before 2026-11-24) keeps them, and its
+     * 24-byte store, under a job now configured for 64 bits: through restore, rebuilds and a
+     * rescale, no URL comes back and every new one is emitted.
+     */
+    @Test
+    void stateOf128BitFingerprintsKeepsThemUnderA64BitJob() throws Exception {
+        var h = t.harness(exact().fingerprintBits(128).expectedUrlsPerKey(50).build(), 1, 0, null);
+        List<CanonicalUrl> urls = DedupOperatorTest.stream(3000, 10, 400, 7);
+        DedupOperatorTest.feed(h, urls);
+        int distinct = DedupOperatorTest.emitted(h).size();
+        OperatorSubtaskState snap = DedupOperatorTest.checkpoint(h, 1);
+        DedupConfig now = exact().expectedUrlsPerKey(50).build();
+        assertThat(now.fingerprints().bits()).isEqualTo(64);
+        var restored = t.harness(now, 1, 0, snap);
+        DedupOperatorTest.feed(restored, urls);
+        assertThat(DedupOperatorTest.emitted(restored)).isEmpty();
+        List<CanonicalUrl> more = DedupOperatorTest.stream(3000, 10, 400, 8);
+        DedupOperatorTest.feed(restored, more);
+        int added = DedupOperatorTest.emitted(restored).size();
+        var backend = restored.getOperator().getKeyedStateBackend();
+        try (var keys =
+                backend.getKeys("seen", org.apache.flink.runtime.state.VoidNamespace.INSTANCE)) {
+            assertThat(keys.count()).as("keys with a 128-bit store").isEqualTo(10);
+        }
+        OperatorSubtaskState again = DedupOperatorTest.checkpoint(restored, 2);
+        long seenAgain = 0;
+        for (int sub = 0; sub < 2; sub++) {
+            var scaled = t.harness(now, 2, sub, again);
+            List<CanonicalUrl> mine = new ArrayList<>();
+            for (CanonicalUrl u : urls) {
+                if (DedupOperatorTest.subtaskOf(u.key, 2) == sub) {
+                    mine.add(u);
+                }
+            }
+            for (CanonicalUrl u : more) {
+                if (DedupOperatorTest.subtaskOf(u.key, 2) == sub) {
+                    mine.add(u);
+                }
+            }
+            DedupOperatorTest.feed(scaled, mine);
+            seenAgain += DedupOperatorTest.emitted(scaled).size();
+        }
+        assertThat(seenAgain).isZero();
+        assertThat(distinct).isPositive();
+        assertThat(added).isPositive();
+    }
+
     /** {@code s} with the operator state named {@code name} removed. */
     private static OperatorSubtaskState without(OperatorSubtaskState s, String name) {
         List<OperatorStateHandle> handles = new ArrayList<>();

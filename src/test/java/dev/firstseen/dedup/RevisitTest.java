@@ -97,7 +97,9 @@ class RevisitTest {
     void timesSurviveRestoreAndTheL1CacheDoesNotHideADueUrl() throws Exception {
         List<CanonicalUrl> before = new ArrayList<>();
         for (int p = 0; p < 300; p++) {
-            before.add(at(p, T0 + p)); // enough for filter rebuilds, which must keep the times
+            // Enough for filter rebuilds, which must keep the times; whole seconds, which the
+            // 64-bit store keeps.
+            before.add(at(p, T0 + p * 1000L));
         }
         run(revisiting(), null, before);
         OperatorSubtaskState snap = checkpoint(last, 1);
@@ -114,7 +116,7 @@ class RevisitTest {
         // revisits, each once, with the time of their first emission.
         assertThat(out).hasSize(300).allMatch(r -> r.revisit);
         for (FrontierRecord r : out) {
-            assertThat(r.lastEmitted).isEqualTo(T0 + r.source.offset);
+            assertThat(r.lastEmitted).isEqualTo(T0 + r.source.offset * 1000L);
         }
     }
 

@@ -37,6 +37,33 @@ class StateSerializersTest {
         assertThat(FingerprintSerializer.INSTANCE.getLength()).isEqualTo(16);
     }
 
+    /**
+     * The 64-bit exact store ("seen-64"): 8 bytes of {@code hi} to 4 bytes of unsigned seconds,
+     * both big-endian; a time past 2^31 seconds (2038) still reads back.
+     */
+    @Test
+    void exactStoreOf64BitFingerprints() throws IOException {
+        var d = DedupState.seen64();
+        assertThat(d.getName()).isEqualTo("seen-64");
+        d.initializeSerializerUnlessSet(new org.apache.flink.api.common.ExecutionConfig());
+        var keys =
+                ((org.apache.flink.api.common.typeutils.base.MapSerializer<Long, Integer>)
+                                d.getSerializer())
+                        .getKeySerializer();
+        var values =
+                ((org.apache.flink.api.common.typeutils.base.MapSerializer<Long, Integer>)
+                                d.getSerializer())
+                        .getValueSerializer();
+        assertThat(hex(keys, 0x0102030405060708L)).isEqualTo("0102030405060708");
+        int seconds = ExactStore.Narrow.seconds(3_000_000_000_123L); // 2065, past 2^31 s
+        assertThat(hex(values, seconds)).isEqualTo("b2d05e00");
+        assertThat(ExactStore.Narrow.millis(read(values, "b2d05e00")))
+                .isEqualTo(3_000_000_000_000L);
+        assertThat(ExactStore.Narrow.seconds(-5)).isZero();
+        assertThat(ExactStore.Narrow.millis(ExactStore.Narrow.seconds(Long.MAX_VALUE)))
+                .isEqualTo(0xFFFF_FFFFL * 1000);
+    }
+
     @Test
     void filterMetaFormatV1() throws IOException {
         FilterMeta m = FilterMeta.create(1000, 0.01);

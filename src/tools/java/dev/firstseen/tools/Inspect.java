@@ -3,6 +3,7 @@ package dev.firstseen.tools;
 import dev.firstseen.canonical.Canonicalization;
 import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.dedup.DedupState;
+import dev.firstseen.dedup.ExactStore;
 import dev.firstseen.dedup.FilterMeta;
 import dev.firstseen.dedup.Fingerprint;
 import dev.firstseen.dedup.FingerprintFunction;
@@ -144,7 +145,7 @@ public final class Inspect {
                 collect(
                         savepoint.readKeyedState(
                                 dedup,
-                                new KeyReader(byKey),
+                                new KeyReader(byKey, f),
                                 Types.STRING,
                                 TypeInformation.of(KeyRow.class)));
         for (KeyRow r : rows) {
@@ -179,17 +180,20 @@ public final class Inspect {
     static final class KeyReader extends KeyedStateReaderFunction<String, KeyRow> {
         private static final long serialVersionUID = 1L;
         private final HashMap<String, Map<String, String>> check;
-        private transient MapState<Fingerprint, Long> seen;
+        private final FingerprintFunction function;
+        private transient ExactStore seen;
         private transient MapState<Integer, byte[]> pages;
         private transient ValueState<FilterMeta> meta;
 
-        KeyReader(HashMap<String, Map<String, String>> check) {
+        KeyReader(HashMap<String, Map<String, String>> check, FingerprintFunction function) {
             this.check = check;
+            this.function = function;
         }
 
         @Override
         public void open(OpenContext ctx) {
-            seen = getRuntimeContext().getMapState(DedupState.seen());
+            // The store's layout follows the fingerprints the state was written with.
+            seen = ExactStore.open(getRuntimeContext(), function);
             pages = getRuntimeContext().getMapState(DedupState.bloomPages());
             meta = getRuntimeContext().getState(DedupState.bloomMeta());
         }

@@ -1,11 +1,11 @@
 package dev.firstseen.dedup.internal;
 
 /**
- * SipHash with 128-bit output (Aumasson and Bernstein, "SipHash: a fast short-input PRF", INDOCRYPT
- * 2012; the 128-bit variant of the reference implementation, github.com/veorq/SipHash), over a
- * string whose chars are byte values 0-255, keyed by {@code k0, k1} (the key's bytes 0-7 and 8-15,
+ * SipHash (Aumasson and Bernstein, "SipHash: a fast short-input PRF", INDOCRYPT 2012; the 64- and
+ * 128-bit variants of the reference implementation, github.com/veorq/SipHash), over a string whose
+ * chars are byte values 0-255, keyed by {@code k0, k1} (the key's bytes 0-7 and 8-15,
  * little-endian). {@code c} and {@code d} are the compression and finalization rounds: 2 and 4 for
- * SipHash-2-4. Returns {out bytes 0-7, out bytes 8-15}, each little-endian.
+ * SipHash-2-4. Outputs are little-endian words.
  *
  * <p>A keyed PRF: without the key, nobody can compute a value, let alone find two inputs with the
  * same one, whatever inputs they choose.
@@ -13,8 +13,26 @@ package dev.firstseen.dedup.internal;
 public final class SipHash {
     private SipHash() {}
 
+    /** The 128-bit variant: {out bytes 0-7, out bytes 8-15}. */
     public static long[] hash128(long k0, long k1, int c, int d, String bytes) {
-        State v = new State(k0, k1);
+        State v = absorbAll(new State(k0, k1, true), c, bytes);
+        v.v2 ^= 0xee;
+        v.rounds(d);
+        long out0 = v.v0 ^ v.v1 ^ v.v2 ^ v.v3;
+        v.v1 ^= 0xdd;
+        v.rounds(d);
+        return new long[] {out0, v.v0 ^ v.v1 ^ v.v2 ^ v.v3};
+    }
+
+    /** The 64-bit variant, SipHash as the paper defines it. */
+    public static long hash64(long k0, long k1, int c, int d, String bytes) {
+        State v = absorbAll(new State(k0, k1, false), c, bytes);
+        v.v2 ^= 0xff;
+        v.rounds(d);
+        return v.v0 ^ v.v1 ^ v.v2 ^ v.v3;
+    }
+
+    private static State absorbAll(State v, int c, String bytes) {
         int len = bytes.length();
         int i = 0;
         for (; i + 8 <= len; i += 8) {
@@ -25,12 +43,7 @@ public final class SipHash {
             b |= (long) (bytes.charAt(j) & 0xFF) << (8 * (j - i));
         }
         v.absorb(b, c);
-        v.v2 ^= 0xee;
-        v.rounds(d);
-        long out0 = v.v0 ^ v.v1 ^ v.v2 ^ v.v3;
-        v.v1 ^= 0xdd;
-        v.rounds(d);
-        return new long[] {out0, v.v0 ^ v.v1 ^ v.v2 ^ v.v3};
+        return v;
     }
 
     /** The four state words; one per call, which the JIT keeps in registers. */
@@ -40,9 +53,9 @@ public final class SipHash {
         long v2;
         long v3;
 
-        State(long k0, long k1) {
+        State(long k0, long k1, boolean wide) {
             v0 = k0 ^ 0x736f6d6570736575L;
-            v1 = k1 ^ 0x646f72616e646f6dL ^ 0xee; // 0xee: the 128-bit variant
+            v1 = k1 ^ 0x646f72616e646f6dL ^ (wide ? 0xee : 0); // 0xee: the 128-bit variant
             v2 = k0 ^ 0x6c7967656e657261L;
             v3 = k1 ^ 0x7465646279746573L;
         }
