@@ -60,7 +60,8 @@ import org.apache.kafka.common.record.TimestampType;
  *   <li>sql: the same decode + canonicalize as a SQL function, then {@code ROW_NUMBER() OVER
  *       (PARTITION BY url ORDER BY proctime) = 1}, Flink SQL's first-row deduplication;
  *   <li>exact, approximate: the FirstSeen pipeline in its two modes; approximate-bloom: approximate
- *       mode with the Bloom filter of earlier versions.
+ *       mode with the Bloom filter of earlier versions; exact-128: exact mode with the 128-bit
+ *       fingerprints and 24-byte store entries of earlier versions.
  * </ol>
  *
  * Output counts of the dedup jobs are checked against the generator's own distinct count. Every job
@@ -388,16 +389,21 @@ public final class EndToEndHarness {
                 settings = FirstSeenSettings.from(conf);
                 return runSql(env, kafka, flink, settings, input, out, distinct, cpu);
             case "exact":
+            case "exact-128":
             case "approximate":
             case "approximate-bloom":
                 conf.setString("dedup.mode", job.startsWith("exact") ? "EXACT" : "APPROXIMATE");
                 if (job.equals("approximate-bloom")) {
                     conf.setString("dedup.approximate.filter", "BLOOM");
                 }
+                if (job.equals("exact-128")) {
+                    conf.setString("dedup.fingerprint-bits", "128");
+                }
                 firstseenOptions.forEach(conf::setString);
                 settings = FirstSeenSettings.from(conf);
                 FirstSeenJob.onKafka(settings).build(env);
-                expected = job.equals("exact") ? distinct : -1; // approximate may drop a few
+                // Approximate mode may drop a few.
+                expected = job.startsWith("exact") ? distinct : -1;
                 break;
             default:
                 throw new IllegalArgumentException(
@@ -765,7 +771,7 @@ public final class EndToEndHarness {
                     "%s: L1 answered %.1f%% of records, L2 'definitely new' %.1f%%, L3 reads %,d"
                             + " (%.3f per record); reads for first-seen URLs (caught false"
                             + " positives) %,d = %.4f per first-seen URL; %,d filter rebuilds"
-                            + " read %,d exact-store entries%n",
+                            + " read %,d exact-store entries; longest record in dedup %,d µs%n",
                     fs,
                     100.0 * get(a, FirstSeenMetrics.L1_HITS) / in,
                     100.0 * get(a, FirstSeenMetrics.L2_DEFINITELY_NEW) / in,
@@ -776,7 +782,8 @@ public final class EndToEndHarness {
                             ? 0.0
                             : (double) get(a, FirstSeenMetrics.FALSE_POSITIVES_CAUGHT) / first,
                     get(a, FirstSeenMetrics.FILTER_REBUILDS),
-                    get(a, FirstSeenMetrics.FILTER_REBUILD_READS));
+                    get(a, FirstSeenMetrics.FILTER_REBUILD_READS),
+                    get(a, FirstSeenMetrics.LONGEST_RECORD_MICROS));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.firstseen.bench;
 
 import dev.firstseen.config.FirstSeenSettings;
 import dev.firstseen.job.FirstSeenJob;
+import dev.firstseen.metrics.FirstSeenMetrics;
 import dev.firstseen.record.DeadLetter;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.RawRecord;
@@ -233,9 +234,15 @@ public final class ScaleRun {
                             result.getAllAccumulatorResults()
                                     .getOrDefault("falsePositivesCaught", 0L));
             if (job.equals("firstseen")) {
-                out.println(
-                        EndToEndHarness.filterHeap(
-                                result.getAllAccumulatorResults(), FIRST_SEEN.get()));
+                Map<String, Object> acc = result.getAllAccumulatorResults();
+                out.println(EndToEndHarness.filterHeap(acc, FIRST_SEEN.get()));
+                out.printf(
+                        Locale.ROOT,
+                        "longest record in the dedup operator: %,d µs (largest over its subtasks);"
+                                + " %,d filter rebuilds read %,d exact-store entries%n",
+                        (Long) acc.getOrDefault(FirstSeenMetrics.LONGEST_RECORD_MICROS, 0L),
+                        (Long) acc.getOrDefault(FirstSeenMetrics.FILTER_REBUILDS, 0L),
+                        (Long) acc.getOrDefault(FirstSeenMetrics.FILTER_REBUILD_READS, 0L));
             }
             summarize(samples, distinct, out);
         } finally {

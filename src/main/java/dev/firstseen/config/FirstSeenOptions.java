@@ -229,6 +229,19 @@ public final class FirstSeenOptions {
                                     + " URLs (see the README). 128: 24-byte entries, no practical"
                                     + " chance of a collision.");
 
+    public static final ConfigOption<Long> REBUILD_STEP =
+            ConfigOptions.key("dedup.bloom.rebuild-step")
+                    .longType()
+                    .defaultValue(dev.firstseen.dedup.DedupConfig.DEFAULT_REBUILD_STEP)
+                    .withDescription(
+                            "Exact mode: the most exact-store entries that filter rebuilds read"
+                                    + " while one input record is processed. A key with at most"
+                                    + " this many URLs is rebuilt inside the record that fills its"
+                                    + " filter; a larger key's rebuild is spread over the records"
+                                    + " that follow (of any key) while its old filter goes on"
+                                    + " answering, so no record waits for a scan of a large"
+                                    + " domain. Entries; at least 1.");
+
     public static final ConfigOption<Long> EXPECTED_URLS_PER_KEY =
             ConfigOptions.key("dedup.bloom.expected-urls-per-key")
                     .longType()
@@ -338,6 +351,7 @@ public final class FirstSeenOptions {
                     DEDUP_MODE,
                     APPROXIMATE_FILTER,
                     FINGERPRINT_BITS,
+                    REBUILD_STEP,
                     EXPECTED_URLS_PER_KEY,
                     FALSE_POSITIVE_RATE,
                     FILTER_CACHE_SIZE,

@@ -216,6 +216,9 @@ public final class FirstSeenSettings {
                                 }
                             });
         }
+        if (conf.get(REBUILD_STEP) < 1) {
+            problems.add("'dedup.bloom.rebuild-step' must be at least 1 (entries per record)");
+        }
         if (conf.get(FINGERPRINT_BITS) != 64 && conf.get(FINGERPRINT_BITS) != 128) {
             problems.add("'dedup.fingerprint-bits' must be 64 or 128");
         }
@@ -418,6 +421,7 @@ public final class FirstSeenSettings {
                 .mode(dedupMode())
                 .approximateFilter(conf.get(APPROXIMATE_FILTER))
                 .fingerprintBits(conf.get(FINGERPRINT_BITS))
+                .rebuildStep(conf.get(REBUILD_STEP))
                 .expectedUrlsPerKey(conf.get(EXPECTED_URLS_PER_KEY))
                 .falsePositiveRate(conf.get(FALSE_POSITIVE_RATE))
                 .filterCacheBytes(conf.get(FILTER_CACHE_SIZE).getBytes())

@@ -24,6 +24,8 @@ import java.util.TreeMap;
  *     (exact mode); 0 for never
  * @param forgetAfterMillis forget a URL not emitted for this long (exact mode); 0 for never
  * @param approximateFilter the filter of keys created in approximate mode
+ * @param rebuildStep exact-store entries a filter rebuild reads per record at most; keys with at
+ *     most this many URLs are rebuilt at once
  */
 public record DedupConfig(
         DedupMode mode,
@@ -36,7 +38,8 @@ public record DedupConfig(
         FingerprintFunction fingerprints,
         long revisitAfterMillis,
         long forgetAfterMillis,
-        ApproximateFilter approximateFilter)
+        ApproximateFilter approximateFilter,
+        long rebuildStep)
         implements Serializable {
 
     public DedupConfig {
@@ -44,6 +47,9 @@ public record DedupConfig(
         g.put(SettingsGuard.DEDUP_MODE, mode.name());
         guarded = Collections.unmodifiableSortedMap(g);
     }
+
+    /** Default of {@code dedup.bloom.rebuild-step}. */
+    public static final long DEFAULT_REBUILD_STEP = 4096;
 
     public static Builder builder() {
         return new Builder();
@@ -92,6 +98,13 @@ public record DedupConfig(
         private long revisitAfterMillis;
         private long forgetAfterMillis;
         private ApproximateFilter approximateFilter = ApproximateFilter.FINGERPRINTS;
+        private long rebuildStep = DEFAULT_REBUILD_STEP;
+
+        /** See {@link DedupConfig#rebuildStep}; at least 1. */
+        public Builder rebuildStep(long entries) {
+            this.rebuildStep = entries;
+            return this;
+        }
 
         public Builder approximateFilter(ApproximateFilter f) {
             this.approximateFilter = f;
@@ -179,7 +192,8 @@ public record DedupConfig(
                             : FingerprintFunction.newSecret(fingerprintBits),
                     revisitAfterMillis,
                     forgetAfterMillis,
-                    approximateFilter);
+                    approximateFilter,
+                    Math.max(1, rebuildStep));
         }
     }
 }

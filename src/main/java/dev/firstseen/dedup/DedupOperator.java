@@ -4,9 +4,11 @@ import dev.firstseen.metrics.FirstSeenMetrics;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.Op;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.accumulators.LongMaximum;
 import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.MapState;
@@ -15,6 +17,7 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.runtime.state.heap.HeapKeyedStateBackend;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
@@ -90,6 +93,13 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient InternalTimerService<VoidNamespace> sweepTimers;
     private transient long lastFlushPages;
     private transient long lastSummaryNanos;
+    /* Exact mode's rebuilds spread over records, oldest first (see rebuild()). */
+    private transient ArrayDeque<KeyFilter> rebuilds;
+    private transient boolean spreadRebuilds;
+    /* The longest processElement call since the last checkpoint, and in the last interval. */
+    private transient long longestNanos;
+    private transient long longestNanosLastInterval;
+    private transient long longestNanosEver;
 
     /** The state summary in the log comes at most this often per subtask (at a checkpoint). */
     private static final long SUMMARY_INTERVAL_NANOS = 60_000_000_000L;
@@ -202,6 +212,15 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         metrics.gauge("filterCacheKeys", cache::keys);
         metrics.gauge("filterCachePages", cache::pages);
         metrics.gauge("pagesFlushedLastCheckpoint", () -> lastFlushPages);
+        rebuilds = new ArrayDeque<>();
+        // A scan that outlives its record needs map-state iterators that survive writes to the
+        // same key: RocksDB's re-seek from the last key read (RocksDBMapState.RocksDBMapIterator),
+        // the heap backend's iterate a live HashMap. On the heap, rebuilds happen at once.
+        spreadRebuilds =
+                exact != null && !(getKeyedStateBackend() instanceof HeapKeyedStateBackend);
+        metrics.gauge(FirstSeenMetrics.FILTER_REBUILDS_PENDING, rebuilds::size);
+        metrics.gauge(
+                FirstSeenMetrics.LONGEST_RECORD_MICROS, () -> longestNanosLastInterval / 1000);
         // The configured rate beside the measured one, so an alert can compare the two.
         metrics.gauge("configuredFalsePositiveRate", config::falsePositiveRate);
         FilterMeta first = config.newFilter();
@@ -222,6 +241,18 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
     @Override
     public void processElement(StreamRecord<CanonicalUrl> element) throws Exception {
+        long start = System.nanoTime();
+        if (!rebuilds.isEmpty()) {
+            stepRebuilds();
+        }
+        process(element);
+        long took = System.nanoTime() - start;
+        if (took > longestNanos) {
+            longestNanos = took;
+        }
+    }
+
+    private void process(StreamRecord<CanonicalUrl> element) throws Exception {
         CanonicalUrl in = element.getValue();
         if (in.op != Op.SEEN) {
             processOp(element);
@@ -424,7 +455,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     }
 
     private void insert(KeyFilter f, Fingerprint fp) throws Exception {
-        if (exact != null && f.meta.isFull() && !f.meta.saturated) {
+        if (exact != null && f.meta.isFull() && !f.meta.saturated && !f.isRebuilding()) {
             rebuild(f);
         }
         boolean wasSaturated = f.meta.saturated;
@@ -456,10 +487,12 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
     /**
      * Exact mode's growth: replaces the current key's filter with one layer for twice its URLs,
-     * filled from L3. Also turns a multi-layer filter written by an older version into one layer.
+     * filled from L3. Also turns a multi-layer filter written by an older version into one layer. A
+     * key of at most {@code dedup.bloom.rebuild-step} URLs is rebuilt here, inside the record that
+     * filled it; a larger one joins the queue that {@link #stepRebuilds} works through, so that no
+     * record waits for a scan of millions of entries.
      */
     private void rebuild(KeyFilter f) throws Exception {
-        long start = System.nanoTime();
         long before = f.meta.count();
         BloomLayer layer =
                 BloomLayer.sizedOrNull(
@@ -471,19 +504,78 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             saturated(f);
             return;
         }
+        if (spreadRebuilds && before > config.rebuildStep()) {
+            f.startRebuild(layer);
+            rebuilds.addLast(f);
+            LOG.debug(
+                    "Bloom filter of key {} ({} URLs) queued for a spread rebuild", f.key, before);
+            return;
+        }
+        long start = System.nanoTime();
         pages.clear(); // the current key is f's key: insert() runs for the record's own key
         long read = f.rebuild(layer, exact.fingerprints());
-        metrics.filterRebuilds.inc();
         metrics.filterRebuildReads.inc(read);
+        rebuilt(f, read, before, (System.nanoTime() - start) / 1_000_000 + " ms");
+    }
+
+    private void rebuilt(KeyFilter f, long read, long before, String took) {
+        metrics.filterRebuilds.inc();
         if (read >= LOG_REBUILDS_FROM || read != before) {
             LOG.info(
                     "Bloom filter of key {} rebuilt from {} exact-store entries (filter counted {})"
-                            + " into {} in {} ms",
+                            + " into {} {}",
                     f.key,
                     read,
                     before,
-                    layer,
-                    (System.nanoTime() - start) / 1_000_000);
+                    f.meta,
+                    took);
+        }
+    }
+
+    /**
+     * Works on the queued rebuilds, oldest first, reading at most {@code dedup.bloom.rebuild-step}
+     * exact-store entries in all. A queued key that left the filter cache (evicted, or its state
+     * cleared) drops its rebuild: its stored filter is still valid, and its next insert queues it
+     * again. Each scan is opened under its own key and keeps that key's prefix (RocksDB map state).
+     */
+    private void stepRebuilds() throws Exception {
+        Object current = getCurrentKey();
+        long budget = config.rebuildStep();
+        try {
+            while (budget > 0 && !rebuilds.isEmpty()) {
+                KeyFilter f = rebuilds.peekFirst();
+                if (!f.isRebuilding() || cache.peek(f.key) != f) {
+                    rebuilds.pollFirst();
+                    long before = f.bytes();
+                    f.abandonRebuild();
+                    if (cache.peek(f.key) == f) {
+                        cache.update(f, before);
+                    }
+                    continue;
+                }
+                long bytesBefore = f.bytes();
+                if (!f.rebuildStarted()) {
+                    setCurrentKey(f.key);
+                    f.rebuildFrom(exact.fingerprints().iterator());
+                }
+                long n = f.rebuildStep(budget);
+                budget -= n;
+                metrics.filterRebuildReads.inc(n);
+                if (f.rebuildScanned()) {
+                    rebuilds.pollFirst();
+                    long counted = f.meta.count();
+                    long read = f.rebuildRead();
+                    setCurrentKey(f.key);
+                    pages.clear();
+                    f.finishRebuild();
+                    rebuilt(f, read, counted, "over the records since it was queued");
+                }
+                cache.update(f, bytesBefore);
+            }
+        } finally {
+            if (current != null) {
+                setCurrentKey(current);
+            }
         }
     }
 
@@ -524,6 +616,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
         lastFlushPages = cache.flushAll();
+        longestNanosLastInterval = longestNanos;
+        longestNanosEver = Math.max(longestNanosEver, longestNanos);
+        longestNanos = 0;
         long now = System.nanoTime();
         if (now - lastSummaryNanos >= SUMMARY_INTERVAL_NANOS) {
             lastSummaryNanos = now;
@@ -559,6 +654,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         ctx.addAccumulator(FirstSeenMetrics.FILTER_BYTES_AT_END, new LongCounter(bytes));
         ctx.addAccumulator(FirstSeenMetrics.FILTER_PAGE_BYTES_AT_END, new LongCounter(pageBytes));
         ctx.addAccumulator(FirstSeenMetrics.FILTER_KEYS_AT_END, new LongCounter(keys));
+        ctx.addAccumulator(
+                FirstSeenMetrics.LONGEST_RECORD_MICROS,
+                new LongMaximum(Math.max(longestNanosEver, longestNanos) / 1000));
         super.finish();
     }
 
@@ -570,6 +668,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     /** Bytes of the cached filter pages alone, without per-key objects (walks every page). */
     public long filterPageBytes() {
         return cache.pageBytes();
+    }
+
+    /** Rebuilds queued or under way (the {@code filterRebuildsPending} gauge). */
+    int pendingRebuilds() {
+        return rebuilds.size();
     }
 
     /** The page cache, for tests. */

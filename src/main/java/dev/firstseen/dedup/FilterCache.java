@@ -101,6 +101,11 @@ final class FilterCache {
         return n;
     }
 
+    /** The cached filter of {@code key} (now the most recently used), or null; never loads. */
+    KeyFilter peek(Object key) {
+        return lru.get(key);
+    }
+
     /** Drops {@code key}'s filter without writing it (its state was cleared). */
     void remove(Object key) {
         KeyFilter f = lru.remove(key);

@@ -2,6 +2,7 @@ package dev.firstseen.dedup;
 
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Iterator;
 
 /**
  * The heap copy of one key's filter, a Bloom filter or a compressed-fingerprint filter: its
@@ -21,6 +22,9 @@ final class KeyFilter {
     private int dirtyPages;
     private long bytes;
     private int loadedPages;
+
+    /** Exact mode's rebuild of this filter in progress, or null. */
+    private Rebuild rebuild;
 
     KeyFilter(Object key, FilterMeta meta, boolean isNew) {
         this.key = key;
@@ -49,6 +53,8 @@ final class KeyFilter {
     /**
      * Inserts {@code fp} into the newest layer, first adding a layer if that one is full and the
      * filter can still grow (see {@link FilterMeta#grow()}). Returns true if a layer was added.
+     * While a rebuild is in progress a Bloom filter does not grow (its next form is being built)
+     * and {@code fp} goes to the new layer too.
      */
     boolean insert(Fingerprint fp, PageSource source) throws Exception {
         if (meta.isFingerprints()) {
@@ -56,7 +62,13 @@ final class KeyFilter {
         }
         int layer = meta.layerCount() - 1;
         boolean grew = false;
-        if (meta.layer(layer).isFull() && !meta.saturated) {
+        if (rebuild != null) {
+            if (rebuild.cursor != null) { // before its scan starts, the scan will read fp
+                long before = rebuild.bytes;
+                rebuild.put(fp);
+                bytes += rebuild.bytes - before;
+            }
+        } else if (meta.layer(layer).isFull() && !meta.saturated) {
             int next = grow();
             if (next >= 0) {
                 layer = next;
@@ -160,26 +172,125 @@ final class KeyFilter {
     }
 
     /**
-     * Replaces every layer with {@code layer} and fills it with {@code fps}: exact mode's growth.
-     * The caller has removed this key's pages from state, so nothing is loaded; every page that
-     * gets a bit is dirty, as is the metadata. Returns the number of fingerprints inserted.
+     * Exact mode's growth, all at once: replaces every layer with {@code layer} filled with {@code
+     * fps}. The caller removes this key's pages from state before {@link #finishRebuild}. Returns
+     * the number of fingerprints read.
      */
     long rebuild(BloomLayer layer, Iterable<Fingerprint> fps) throws Exception {
-        meta.replaceLayers(layer);
-        pages = new byte[1][][];
-        dirty = new BitSet[1];
-        dirtyPages = 0;
-        bytes = 0;
-        loadedPages = 0;
+        startRebuild(layer);
+        rebuild.cursor = fps.iterator();
+        long n = rebuildStep(Long.MAX_VALUE);
+        finishRebuild();
+        return n;
+    }
+
+    /**
+     * Starts exact mode's growth spread over records: {@code layer} is filled from the exact store
+     * by {@link #rebuildStep} once {@link #rebuildFrom} gave it the scan, and from every insert
+     * from then on, while the current layers go on answering (and taking inserts, without growing).
+     */
+    void startRebuild(BloomLayer layer) {
+        rebuild = new Rebuild(layer);
+        bytes += rebuild.bytes;
+    }
+
+    boolean isRebuilding() {
+        return rebuild != null;
+    }
+
+    /** True once the rebuild has its scan of the exact store. */
+    boolean rebuildStarted() {
+        return rebuild.cursor != null;
+    }
+
+    void rebuildFrom(Iterator<Fingerprint> scan) {
+        rebuild.cursor = scan;
+    }
+
+    /** Puts up to {@code budget} scanned fingerprints into the new layer; returns how many. */
+    long rebuildStep(long budget) {
+        long before = rebuild.bytes;
         long n = 0;
-        for (Fingerprint fp : fps) {
-            byte[] p = pageForWrite(0, BlockedBloom.page(fp, 0, layer), PageSource.NOTHING_STORED);
-            BlockedBloom.put(fp, 0, layer, p);
+        Iterator<Fingerprint> it = rebuild.cursor;
+        while (n < budget && it.hasNext()) {
+            rebuild.put(it.next());
             n++;
         }
-        layer.count = n;
-        metaDirty = true;
+        rebuild.read += n;
+        rebuild.added -= n; // put() counted them as added
+        bytes += rebuild.bytes - before;
         return n;
+    }
+
+    /** True once the scan has read every entry. */
+    boolean rebuildScanned() {
+        return rebuild.cursor != null && !rebuild.cursor.hasNext();
+    }
+
+    /** Entries the rebuild has read from the exact store so far. */
+    long rebuildRead() {
+        return rebuild.read;
+    }
+
+    /**
+     * Replaces every layer with the rebuilt one. Its count is the entries read plus the inserts
+     * since the scan began (an insert the scan also read counts twice: the next rebuild comes a
+     * little early, never late). Every page is dirty, as is the metadata; the caller removes the
+     * old pages from state.
+     */
+    void finishRebuild() {
+        Rebuild r = rebuild;
+        rebuild = null;
+        meta.replaceLayers(r.layer);
+        r.layer.count = r.read + r.added;
+        pages = new byte[][][] {r.pages};
+        BitSet d = new BitSet(r.pages.length);
+        loadedPages = 0;
+        for (int i = 0; i < r.pages.length; i++) {
+            if (r.pages[i] != null) {
+                d.set(i);
+                loadedPages++;
+            }
+        }
+        dirty = new BitSet[] {loadedPages == 0 ? null : d};
+        dirtyPages = loadedPages;
+        bytes = r.bytes;
+        metaDirty = true;
+    }
+
+    /** Drops a rebuild in progress; the current layers stay as they are. */
+    void abandonRebuild() {
+        if (rebuild != null) {
+            bytes -= rebuild.bytes;
+            rebuild = null;
+        }
+    }
+
+    /** A one-layer filter under construction, with its own page table and heap bytes. */
+    private static final class Rebuild {
+        final BloomLayer layer;
+        final byte[][] pages;
+        Iterator<Fingerprint> cursor;
+        long read;
+        long added;
+        long bytes;
+
+        Rebuild(BloomLayer layer) {
+            this.layer = layer;
+            this.pages = new byte[layer.pages][];
+            this.bytes = align(16L + 4L * pages.length);
+        }
+
+        void put(Fingerprint fp) {
+            int index = BlockedBloom.page(fp, 0, layer);
+            byte[] p = pages[index];
+            if (p == null) {
+                p = pages[index] = new byte[layer.pageBytes()];
+                bytes += arrayBytes(p.length);
+            }
+            BlockedBloom.put(fp, 0, layer, p);
+            added++;
+        }
     }
 
     /** The page for reading; {@link #ABSENT} if it holds no bits. */
@@ -293,6 +404,7 @@ final class KeyFilter {
 
     /** Drops the page arrays, dirty or not: the key's state was cleared. */
     void discard() {
+        rebuild = null;
         metaDirty = false;
         dirtyPages = 0;
         pages = new byte[0][][];

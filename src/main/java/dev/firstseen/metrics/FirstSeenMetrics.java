@@ -32,6 +32,16 @@ public final class FirstSeenMetrics {
     public static final String PAGES_LOADED = "pagesLoaded";
     public static final String FILTER_REBUILDS = "filterRebuilds";
     public static final String FILTER_REBUILD_READS = "filterRebuildReads";
+
+    /** Gauge: rebuilds queued or under way, spread over records (exact mode). */
+    public static final String FILTER_REBUILDS_PENDING = "filterRebuildsPending";
+
+    /**
+     * Gauge: the longest time one input record took in the dedup operator in the last checkpoint
+     * interval, in µs; also an accumulator, the longest over the job.
+     */
+    public static final String LONGEST_RECORD_MICROS = "longestRecordMicros";
+
     public static final String FILTER_SATURATED = "filterSaturated";
     public static final String REVISITS = "revisits";
     public static final String EXPIRED = "expired";
