@@ -61,7 +61,8 @@ import org.apache.kafka.common.record.TimestampType;
  *       (PARTITION BY url ORDER BY proctime) = 1}, Flink SQL's first-row deduplication;
  *   <li>exact, approximate: the FirstSeen pipeline in its two modes; approximate-bloom: approximate
  *       mode with the Bloom filter of earlier versions; exact-128: exact mode with the 128-bit
- *       fingerprints and 24-byte store entries of earlier versions.
+ *       fingerprints and 24-byte store entries of earlier versions; exact-salted: exact mode with
+ *       the hot domain of {@code --hot-share} spread over 8 salts ({@code keying.hot-domains}).
  * </ol>
  *
  * Output counts of the dedup jobs are checked against the generator's own distinct count. Every job
@@ -116,6 +117,7 @@ public final class EndToEndHarness {
     private final PrintStream log;
     private int rounds = 1;
     private int warmupRounds = 0;
+    private double hotShare = 0;
 
     /**
      * @param warmupRecords size of the unmeasured warm-up input every job runs on first
@@ -147,6 +149,7 @@ public final class EndToEndHarness {
                         System.out);
         h.withRounds(p.getInt("rounds", 1));
         h.withWarmupRounds(p.getInt("warmup-rounds", 1));
+        h.withHotShare(Double.parseDouble(p.get("hot-share", "0")));
         firstSeenOptions(p).forEach(h::withFirstSeenOption);
         List<Result> results =
                 h.run(
@@ -173,6 +176,18 @@ public final class EndToEndHarness {
      * because one JVM hosts the broker, the MiniCluster and every client; the small warm-up input
      * alone does not get past that.
      */
+    /**
+     * Gives one domain ({@code site0.com}) this share of the input records (default 0): the hot-key
+     * stream. Job {@code exact-salted} spreads that domain's state over 8 salts.
+     */
+    public EndToEndHarness withHotShare(double share) {
+        if (share < 0 || share >= 1) {
+            throw new IllegalArgumentException("--hot-share must be in [0, 1), was " + share);
+        }
+        this.hotShare = share;
+        return this;
+    }
+
     public EndToEndHarness withWarmupRounds(int n) {
         if (n < 0) {
             throw new IllegalArgumentException("--warmup-rounds must be at least 0, was " + n);
@@ -218,7 +233,7 @@ public final class EndToEndHarness {
         try {
             String input = kafka.freshTopic("bench-in", parallelism);
             long t0 = System.nanoTime();
-            CrawlStream stream = load(kafka, input, seed, records);
+            CrawlStream stream = load(kafka, input, seed, records, hotShare);
             log.printf(
                     Locale.ROOT,
                     "loaded %,d records in %.1f s: %,d distinct URLs, %,d bad%n",
@@ -230,7 +245,7 @@ public final class EndToEndHarness {
             // runs first (exact measured 78 k/s run first and 142 k/s run fourth on the same
             // input): every job first runs unmeasured on a smaller input of its own.
             String warm = kafka.freshTopic("bench-warmup", parallelism);
-            CrawlStream warmStream = load(kafka, warm, seed + 1, warmupRecords);
+            CrawlStream warmStream = load(kafka, warm, seed + 1, warmupRecords, hotShare);
             for (String job : jobs) {
                 Result w = runJob(job.trim(), kafka, flink, warm, warmStream.distinct());
                 log.printf(
@@ -299,8 +314,9 @@ public final class EndToEndHarness {
     }
 
     /** Produces {@code count} records of a seeded crawl stream to {@code topic}; returns it. */
-    private static CrawlStream load(KafkaBroker kafka, String topic, long seed, long count) {
-        CrawlStream stream = new CrawlStream(seed, 2000, 0.01);
+    private static CrawlStream load(
+            KafkaBroker kafka, String topic, long seed, long count, double hotShare) {
+        CrawlStream stream = new CrawlStream(seed, 2000, 0.01, hotShare);
         List<byte[]> batch = new ArrayList<>(100_000);
         for (long i = 0; i < count; i++) {
             batch.add(stream.next());
@@ -390,6 +406,7 @@ public final class EndToEndHarness {
                 return runSql(env, kafka, flink, settings, input, out, distinct, cpu);
             case "exact":
             case "exact-128":
+            case "exact-salted":
             case "approximate":
             case "approximate-bloom":
                 conf.setString("dedup.mode", job.startsWith("exact") ? "EXACT" : "APPROXIMATE");
@@ -398,6 +415,9 @@ public final class EndToEndHarness {
                 }
                 if (job.equals("exact-128")) {
                     conf.setString("dedup.fingerprint-bits", "128");
+                }
+                if (job.equals("exact-salted")) {
+                    conf.setString("keying.hot-domains", "site0.com");
                 }
                 firstseenOptions.forEach(conf::setString);
                 settings = FirstSeenSettings.from(conf);
@@ -729,7 +749,8 @@ public final class EndToEndHarness {
                     r.stateBytes(),
                     r.countOk() ? "" : "  COUNT MISMATCH (expected " + r.expectedOut() + ")");
         }
-        for (String fs : List.of("exact", "approximate", "approximate-bloom")) {
+        for (String fs :
+                List.of("exact", "exact-128", "exact-salted", "approximate", "approximate-bloom")) {
             Result f = byJob.get(fs);
             if (f == null) {
                 continue;
@@ -771,7 +792,8 @@ public final class EndToEndHarness {
                     "%s: L1 answered %.1f%% of records, L2 'definitely new' %.1f%%, L3 reads %,d"
                             + " (%.3f per record); reads for first-seen URLs (caught false"
                             + " positives) %,d = %.4f per first-seen URL; %,d filter rebuilds"
-                            + " read %,d exact-store entries; longest record in dedup %,d µs%n",
+                            + " read %,d exact-store entries; longest record in dedup %,d µs, longest rebuild work in one"
+                            + " record %,d µs%n",
                     fs,
                     100.0 * get(a, FirstSeenMetrics.L1_HITS) / in,
                     100.0 * get(a, FirstSeenMetrics.L2_DEFINITELY_NEW) / in,
@@ -783,7 +805,8 @@ public final class EndToEndHarness {
                             : (double) get(a, FirstSeenMetrics.FALSE_POSITIVES_CAUGHT) / first,
                     get(a, FirstSeenMetrics.FILTER_REBUILDS),
                     get(a, FirstSeenMetrics.FILTER_REBUILD_READS),
-                    get(a, FirstSeenMetrics.LONGEST_RECORD_MICROS));
+                    get(a, FirstSeenMetrics.LONGEST_RECORD_MICROS),
+                    get(a, FirstSeenMetrics.LONGEST_REBUILD_MICROS));
         }
     }
 

@@ -238,9 +238,11 @@ public final class ScaleRun {
                 out.println(EndToEndHarness.filterHeap(acc, FIRST_SEEN.get()));
                 out.printf(
                         Locale.ROOT,
-                        "longest record in the dedup operator: %,d µs (largest over its subtasks);"
-                                + " %,d filter rebuilds read %,d exact-store entries%n",
+                        "longest record in the dedup operator: %,d µs, of which rebuild work at"
+                                + " most %,d µs (largest over its subtasks); %,d filter rebuilds"
+                                + " read %,d exact-store entries%n",
                         (Long) acc.getOrDefault(FirstSeenMetrics.LONGEST_RECORD_MICROS, 0L),
+                        (Long) acc.getOrDefault(FirstSeenMetrics.LONGEST_REBUILD_MICROS, 0L),
                         (Long) acc.getOrDefault(FirstSeenMetrics.FILTER_REBUILDS, 0L),
                         (Long) acc.getOrDefault(FirstSeenMetrics.FILTER_REBUILD_READS, 0L));
             }

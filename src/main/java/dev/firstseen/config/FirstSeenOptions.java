@@ -195,6 +195,27 @@ public final class FirstSeenOptions {
                                     + " included); HOST: the host name. IP hosts key by address."
                                     + " Fixed for the life of the state.");
 
+    public static final ConfigOption<List<String>> HOT_DOMAINS =
+            ConfigOptions.key("keying.hot-domains")
+                    .stringType()
+                    .asList()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Partition keys (as keying.mode forms them) whose dedup state is"
+                                    + " spread over keying.hot-domain-salts subtasks, for a"
+                                    + " domain with a large share of the records. Their frontier"
+                                    + " records keep the plain key. Fixed for the life of the"
+                                    + " state, with the salt count.");
+
+    public static final ConfigOption<Integer> HOT_DOMAIN_SALTS =
+            ConfigOptions.key("keying.hot-domain-salts")
+                    .intType()
+                    .defaultValue(8)
+                    .withDescription(
+                            "Keys each hot domain's dedup state is spread over, 2 to 1024; at"
+                                    + " most the maximum parallelism is useful. Fixed for the life"
+                                    + " of the state.");
+
     public static final ConfigOption<DedupMode> DEDUP_MODE =
             ConfigOptions.key("dedup.mode")
                     .enumType(DedupMode.class)
@@ -348,6 +369,8 @@ public final class FirstSeenOptions {
                     TRACKING_PARAMETERS,
                     MAX_URL_LENGTH,
                     KEY_MODE,
+                    HOT_DOMAINS,
+                    HOT_DOMAIN_SALTS,
                     DEDUP_MODE,
                     APPROXIMATE_FILTER,
                     FINGERPRINT_BITS,

@@ -3,6 +3,7 @@ package dev.firstseen.config;
 import static dev.firstseen.config.FirstSeenOptions.*;
 
 import dev.firstseen.canonical.CanonicalProfile;
+import dev.firstseen.canonical.Canonicalization;
 import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.dedup.DedupConfig;
 import dev.firstseen.dedup.DedupMode;
@@ -12,6 +13,7 @@ import dev.firstseen.emit.SinkSettings;
 import dev.firstseen.ingest.MessageDecoder;
 import dev.firstseen.ingest.SourceSettings;
 import dev.firstseen.ingest.StartingOffsets;
+import dev.firstseen.keying.HotKeySalting;
 import dev.firstseen.keying.KeyMode;
 import dev.firstseen.keying.PartitionKeyer;
 import java.time.Duration;
@@ -101,7 +103,46 @@ public final class FirstSeenSettings {
         return new FirstSeenSettings(conf, kafka);
     }
 
+    /** Each hot domain must be a key as the key mode forms them, or it would never match. */
+    private static void checkHotDomains(Configuration conf, List<String> problems) {
+        List<String> hot = conf.getOptional(HOT_DOMAINS).orElse(List.of());
+        int salts = conf.get(HOT_DOMAIN_SALTS);
+        if (salts < 2 || salts > 1024) {
+            problems.add("'keying.hot-domain-salts' must be between 2 and 1024");
+        }
+        if (hot.isEmpty()) {
+            return;
+        }
+        Canonicalizer canon;
+        try {
+            canon = canonicalizer(conf);
+        } catch (IllegalArgumentException e) {
+            return; // reported by the canonical.* checks
+        }
+        PartitionKeyer keyer = new PartitionKeyer(conf.get(KEY_MODE));
+        for (String d : hot) {
+            Canonicalization c = canon.canonicalize("http://" + d.strip() + "/");
+            String key = null;
+            try {
+                key = c.isAccepted() ? keyer.keyOf(c) : null;
+            } catch (RuntimeException e) {
+                // not a host: reported below
+            }
+            if (key == null || !key.equals(d.strip())) {
+                problems.add(
+                        "'keying.hot-domains' names '"
+                                + d
+                                + "', which is not a partition key in "
+                                + conf.get(KEY_MODE)
+                                + " key mode"
+                                + (key == null ? "" : " (its key is '" + key + "')")
+                                + "; list keys as the job forms them, lower case");
+            }
+        }
+    }
+
     private static void check(Configuration conf, List<String> problems) {
+        checkHotDomains(conf, problems);
         String servers = conf.get(BOOTSTRAP_SERVERS);
         if (servers == null || servers.isBlank()) {
             problems.add(
@@ -405,6 +446,16 @@ public final class FirstSeenSettings {
         return conf.get(KEY_MODE);
     }
 
+    /** The hot keys whose dedup state is spread over salts ({@code keying.hot-domains}). */
+    public HotKeySalting hotKeySalting() {
+        List<String> hot = conf.getOptional(HOT_DOMAINS).orElse(List.of());
+        return hot.isEmpty()
+                ? HotKeySalting.NONE
+                : new HotKeySalting(
+                        new java.util.TreeSet<>(hot.stream().map(String::strip).toList()),
+                        conf.get(HOT_DOMAIN_SALTS));
+    }
+
     public DedupMode dedupMode() {
         return conf.get(DEDUP_MODE);
     }
@@ -429,6 +480,7 @@ public final class FirstSeenSettings {
                 .guarded("canonical.profile", canonicalizer().profile().id())
                 .guarded("canonical.idna", Canonicalizer.idnaVersion())
                 .guarded("keying.mode", keyMode().name())
+                .guarded(HotKeySalting.GUARD, hotKeySalting().guardValue())
                 .guarded(
                         "keying.public-suffix-list",
                         keyMode() == KeyMode.DOMAIN ? PartitionKeyer.suffixListVersion() : "unused")

@@ -22,6 +22,7 @@ final class SettingsGuard {
     static final String DEDUP_MODE = "dedup.mode";
     static final String IDNA = "canonical.idna";
     static final String SUFFIX_LIST = "keying.public-suffix-list";
+    static final String HOT_KEYS = "keying.hot-domains";
 
     static List<String> encode(Map<String, String> settings) {
         List<String> out = new ArrayList<>();
@@ -71,6 +72,20 @@ final class SettingsGuard {
                                 now,
                                 CONSEQUENCES.get(key)));
             }
+        }
+        // State from before salting recorded nothing: it salted no key.
+        String hotBefore = previous.getOrDefault(HOT_KEYS, "none");
+        String hotNow = current.getOrDefault(HOT_KEYS, "none");
+        if (!hotBefore.equals(hotNow)) {
+            problems.add(
+                    String.format(
+                            Locale.ROOT,
+                            "'keying.hot-domains' and 'keying.hot-domain-salts' were '%s' when the"
+                                    + " state was written and are '%s' now: the URLs of every"
+                                    + " domain added, removed or re-salted would be looked up"
+                                    + " under other keys and emitted again",
+                            hotBefore,
+                            hotNow));
         }
         if (DedupMode.APPROXIMATE.name().equals(previous.get(DEDUP_MODE))
                 && DedupMode.EXACT.name().equals(current.get(DEDUP_MODE))) {

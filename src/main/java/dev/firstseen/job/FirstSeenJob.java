@@ -7,6 +7,7 @@ import dev.firstseen.emit.KafkaOutput;
 import dev.firstseen.ingest.DecodeFunction;
 import dev.firstseen.ingest.KafkaInput;
 import dev.firstseen.keying.CanonicalizeAndKeyFunction;
+import dev.firstseen.keying.HotKeySalting;
 import dev.firstseen.keying.PartitionKeyer;
 import dev.firstseen.metrics.FirstSeenMetrics;
 import dev.firstseen.record.CanonicalUrl;
@@ -111,12 +112,13 @@ public final class FirstSeenJob {
                                 new CanonicalizeAndKeyFunction(
                                         s.canonicalizer(),
                                         new PartitionKeyer(s.keyMode()),
-                                        s.deadLetterMaxRawBytes()))
+                                        s.deadLetterMaxRawBytes(),
+                                        s.hotKeySalting()))
                         .name("canonicalize")
                         .uid(UID_CANONICALIZE);
         DataStream<FrontierRecord> firstSeen =
                 canonical
-                        .keyBy(u -> u.key, Types.STRING)
+                        .keyBy(HotKeySalting::stateKey, Types.STRING)
                         .transform(
                                 "dedup",
                                 TypeInformation.of(FrontierRecord.class),

@@ -24,13 +24,23 @@ public class CanonicalizeAndKeyFunction extends ProcessFunction<UrlMessage, Cano
     private final Canonicalizer canonicalizer;
     private final PartitionKeyer keyer;
     private final int maxDeadLetterRawBytes;
+    private final HotKeySalting salting;
     private transient DeadLetterCounters deadLetters;
 
     public CanonicalizeAndKeyFunction(
             Canonicalizer canonicalizer, PartitionKeyer keyer, int maxDeadLetterRawBytes) {
+        this(canonicalizer, keyer, maxDeadLetterRawBytes, HotKeySalting.NONE);
+    }
+
+    public CanonicalizeAndKeyFunction(
+            Canonicalizer canonicalizer,
+            PartitionKeyer keyer,
+            int maxDeadLetterRawBytes,
+            HotKeySalting salting) {
         this.canonicalizer = canonicalizer;
         this.keyer = keyer;
         this.maxDeadLetterRawBytes = maxDeadLetterRawBytes;
+        this.salting = salting;
     }
 
     @Override
@@ -64,6 +74,7 @@ public class CanonicalizeAndKeyFunction extends ProcessFunction<UrlMessage, Cano
         u.metaOmitted = in.metaOmitted;
         u.op = in.op;
         u.revisitAfterMillis = in.revisitAfterMillis;
+        u.salt = salting.saltOf(key, u.canonical);
         out.collect(u);
     }
 
@@ -98,9 +109,14 @@ public class CanonicalizeAndKeyFunction extends ProcessFunction<UrlMessage, Cano
                                     + "'");
             return;
         }
-        CanonicalUrl u = new CanonicalUrl(null, null, key, null, in.source);
-        u.op = Op.FORGET_KEY;
-        out.collect(u);
+        // A salted key's state is spread over its salts: the op goes to each of them.
+        int salts = salting.isSalted(key) ? salting.salts() : 0;
+        for (int salt = salts == 0 ? -1 : 0; salt < salts; salt++) {
+            CanonicalUrl u = new CanonicalUrl(null, null, key, null, in.source);
+            u.op = Op.FORGET_KEY;
+            u.salt = salt;
+            out.collect(u);
+        }
     }
 
     private void deadLetter(UrlMessage in, Context ctx, DeadLetterReason reason, String detail) {

@@ -42,6 +42,12 @@ public final class FirstSeenMetrics {
      */
     public static final String LONGEST_RECORD_MICROS = "longestRecordMicros";
 
+    /**
+     * Gauge and accumulator: the longest time filter rebuilds took inside one input record since
+     * the operator started, in µs (exact mode).
+     */
+    public static final String LONGEST_REBUILD_MICROS = "longestRebuildMicros";
+
     public static final String FILTER_SATURATED = "filterSaturated";
     public static final String REVISITS = "revisits";
     public static final String EXPIRED = "expired";

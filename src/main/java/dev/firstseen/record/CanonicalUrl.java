@@ -20,6 +20,12 @@ public class CanonicalUrl {
     /** The record's own {@code revisit_after} in millis, overriding the job's; 0 for none. */
     public long revisitAfterMillis;
 
+    /**
+     * The salt of a hot key's URL ({@code keying.hot-domains}): dedup state lives under {@code
+     * key#salt}; -1 for an unsalted key.
+     */
+    public int salt = -1;
+
     public CanonicalUrl() {}
 
     public CanonicalUrl(

@@ -18,6 +18,23 @@ class SettingsGuardTest {
                     SettingsGuard.SUFFIX_LIST, "sha256:0123456789abcdef");
 
     @Test
+    void hotDomainsAreGuardedAndOldStateSaltedNone() {
+        Map<String, String> salted = new java.util.TreeMap<>(NOW);
+        salted.put(SettingsGuard.HOT_KEYS, "8:hot.com");
+        Map<String, String> none = new java.util.TreeMap<>(NOW);
+        none.put(SettingsGuard.HOT_KEYS, "none");
+        // State from before salting (no entry) restores into a job without hot domains...
+        assertThat(SettingsGuard.check(NOW, none)).isEmpty();
+        // ...but not into one with them, nor salted state into a job without or with others.
+        assertThat(SettingsGuard.check(NOW, salted)).hasSize(1);
+        assertThat(SettingsGuard.check(salted, none).get(0)).contains("'keying.hot-domains'");
+        Map<String, String> more = new java.util.TreeMap<>(NOW);
+        more.put(SettingsGuard.HOT_KEYS, "8:big.com,hot.com");
+        assertThat(SettingsGuard.check(salted, more)).hasSize(1);
+        assertThat(SettingsGuard.check(salted, salted)).isEmpty();
+    }
+
+    @Test
     void theSameSettingsPass() {
         assertThat(SettingsGuard.check(NOW, NOW)).isEmpty();
     }

@@ -28,6 +28,7 @@ public final class CrawlStream {
     private final int domains;
     private final double badRate;
     private final double[] zipfCdf;
+    private final double hotShare;
     private final Set<Long> identities = new HashSet<>();
     private long records;
     private long bad;
@@ -38,10 +39,20 @@ public final class CrawlStream {
      * @param badRate share of bad records, 0 to 1
      */
     public CrawlStream(long seed, int domains, double badRate) {
+        this(seed, domains, badRate, 0);
+    }
+
+    /**
+     * As above, with domain 0 ({@code site0.com}) taking {@code hotShare} of the good records
+     * before the Zipf draw, and 50 times the article pages of other domains: one hot domain. With a
+     * share of 0 the stream is the same as without it.
+     */
+    public CrawlStream(long seed, int domains, double badRate, double hotShare) {
         this.rnd = new SplittableRandom(seed);
         this.domains = domains;
         this.badRate = badRate;
         this.zipfCdf = zipfCdf(domains);
+        this.hotShare = hotShare;
     }
 
     /** The cumulative distribution of Zipf(1) over {@code n} ranks. */
@@ -64,10 +75,12 @@ public final class CrawlStream {
             bad++;
             return badRecord();
         }
-        int d = domain();
+        boolean hot = hotShare > 0 && rnd.nextDouble() < hotShare;
+        int d = hot ? 0 : domain();
         // Half the links are site navigation, repeated on every page of the site.
         boolean nav = rnd.nextBoolean();
-        int page = nav ? rnd.nextInt(NAV.length) : (int) (Math.pow(rnd.nextDouble(), 2) * 20_000);
+        int pages = hotShare > 0 && d == 0 ? 1_000_000 : 20_000;
+        int page = nav ? rnd.nextInt(NAV.length) : (int) (Math.pow(rnd.nextDouble(), 2) * pages);
         identities.add(((long) d << 32) | (nav ? page : NAV.length + page));
         String url = spell(d, nav ? NAV[page] : articlePath(page));
         return url.getBytes(StandardCharsets.UTF_8);

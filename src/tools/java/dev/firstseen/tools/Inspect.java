@@ -8,6 +8,7 @@ import dev.firstseen.dedup.FilterMeta;
 import dev.firstseen.dedup.Fingerprint;
 import dev.firstseen.dedup.FingerprintFunction;
 import dev.firstseen.job.FirstSeenJob;
+import dev.firstseen.keying.HotKeySalting;
 import dev.firstseen.keying.PartitionKeyer;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -126,6 +127,7 @@ public final class Inspect {
             }
             Canonicalizer canon = s.canonicalizer();
             PartitionKeyer keyer = new PartitionKeyer(s.keyMode());
+            HotKeySalting salting = HotKeySalting.fromGuardValue(settings.get(HotKeySalting.GUARD));
             for (String url : check) {
                 Canonicalization c = canon.canonicalize(url);
                 if (!c.isAccepted()) {
@@ -137,7 +139,9 @@ public final class Inspect {
                         "APPROXIMATE".equals(settings.get("dedup.mode"))
                                 ? "unknown (approximate mode keeps no exact store)"
                                 : "unseen");
-                byKey.computeIfAbsent(keyer.keyOf(c), k -> new HashMap<>())
+                String key = keyer.keyOf(c);
+                int salt = salting.saltOf(key, c.url()); // the state key of a hot domain's URL
+                byKey.computeIfAbsent(salt < 0 ? key : key + "#" + salt, k -> new HashMap<>())
                         .put(f.of(c.url()).toString(), url);
             }
         }
