@@ -18,7 +18,7 @@ import org.apache.flink.api.common.state.MapState;
  * <ul>
  *   <li>64-bit fingerprints: {@code MapState<Long, Integer>} ("seen-64"), {@code hi} to whole
  *       seconds since the epoch (unsigned, until 2106). 12 bytes of key and value per URL.
- *   <li>128-bit fingerprints (state written before 2026-11-24 or with {@code
+ *   <li>128-bit fingerprints (state written before 2026-11-23 12:30 UTC or with {@code
  *       dedup.fingerprint-bits: 128}): {@code MapState<Fingerprint, Long>} ("seen"), milliseconds.
  *       24 bytes per URL.
  * </ul>

@@ -105,9 +105,9 @@ class KeyedFingerprintsTest {
     }
 
     /**
-     * State written with 128-bit fingerprints (every job before 2026-11-24) keeps them, and its
-     * 24-byte store, under a job now configured for 64 bits: through restore, rebuilds and a
-     * rescale, no URL comes back and every new one is emitted.
+     * State written with 128-bit fingerprints (every job before 2026-11-23 12:30 UTC) keeps them,
+     * and its 24-byte store, under a job now configured for 64 bits: through restore, rebuilds and
+     * a rescale, no URL comes back and every new one is emitted.
      */
     @Test
     void stateOf128BitFingerprintsKeepsThemUnderA64BitJob() throws Exception {

@@ -21,13 +21,20 @@ class CanonicalizeAndKeyFunctionTest {
 
     private static OneInputStreamOperatorTestHarness<UrlMessage, CanonicalUrl> harness()
             throws Exception {
+        return harness(HotKeySalting.NONE);
+    }
+
+    /** The stage with default canonicalization, domain keys and {@code salting}, opened. */
+    static OneInputStreamOperatorTestHarness<UrlMessage, CanonicalUrl> harness(
+            HotKeySalting salting) throws Exception {
         var h =
                 new OneInputStreamOperatorTestHarness<>(
                         new ProcessOperator<>(
                                 new CanonicalizeAndKeyFunction(
                                         Canonicalizer.defaults(),
                                         new PartitionKeyer(KeyMode.DOMAIN),
-                                        8192)));
+                                        8192,
+                                        salting)));
         h.open();
         return h;
     }

@@ -3,7 +3,6 @@ package dev.firstseen.keying;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.config.FirstSeenSettings;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.Op;
@@ -14,9 +13,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.apache.flink.streaming.api.operators.ProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /** Issue 11, hot keys: a hot domain's dedup state spread over salts, its frontier key kept. */
@@ -71,15 +68,7 @@ class HotKeySaltingTest {
 
     @Test
     void forgetKeyOfAHotDomainGoesToEverySalt() throws Exception {
-        var h =
-                new OneInputStreamOperatorTestHarness<>(
-                        new ProcessOperator<>(
-                                new CanonicalizeAndKeyFunction(
-                                        Canonicalizer.defaults(),
-                                        new PartitionKeyer(KeyMode.DOMAIN),
-                                        8192,
-                                        HOT)));
-        h.open();
+        var h = CanonicalizeAndKeyFunctionTest.harness(HOT);
         UrlMessage forget = new UrlMessage(null, null, new SourcePosition("in", 0, 1, 5L));
         forget.op = Op.FORGET_KEY;
         forget.opKey = "hot.com";
