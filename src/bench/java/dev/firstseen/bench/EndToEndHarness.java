@@ -834,7 +834,8 @@ public final class EndToEndHarness {
         return urls == 0 ? 0.0 : (double) bytes / urls;
     }
 
-    private static long get(Map<String, Object> acc, String name) {
+    /** A long accumulator of a finished job, 0 if the job has none of that name. */
+    static long get(Map<String, Object> acc, String name) {
         Object v = acc.get(name);
         return v instanceof Long ? (Long) v : 0L;
     }

@@ -241,10 +241,10 @@ public final class ScaleRun {
                         "longest record in the dedup operator: %,d µs, of which rebuild work at"
                                 + " most %,d µs (largest over its subtasks); %,d filter rebuilds"
                                 + " read %,d exact-store entries%n",
-                        (Long) acc.getOrDefault(FirstSeenMetrics.LONGEST_RECORD_MICROS, 0L),
-                        (Long) acc.getOrDefault(FirstSeenMetrics.LONGEST_REBUILD_MICROS, 0L),
-                        (Long) acc.getOrDefault(FirstSeenMetrics.FILTER_REBUILDS, 0L),
-                        (Long) acc.getOrDefault(FirstSeenMetrics.FILTER_REBUILD_READS, 0L));
+                        EndToEndHarness.get(acc, FirstSeenMetrics.LONGEST_RECORD_MICROS),
+                        EndToEndHarness.get(acc, FirstSeenMetrics.LONGEST_REBUILD_MICROS),
+                        EndToEndHarness.get(acc, FirstSeenMetrics.FILTER_REBUILDS),
+                        EndToEndHarness.get(acc, FirstSeenMetrics.FILTER_REBUILD_READS));
             }
             summarize(samples, distinct, out);
         } finally {

@@ -7,6 +7,7 @@ import dev.firstseen.metrics.FirstSeenMetrics;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.SourcePosition;
+import dev.firstseen.tools.CrawlStream;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -48,7 +49,7 @@ public final class SubtaskSimulation {
                         .filterCacheBytes(8L << 30)
                         .guarded(Map.of("canonical.profile", "simulation", "keying.mode", "DOMAIN"))
                         .build();
-        double[] cdf = dev.firstseen.tools.CrawlStream.zipfCdf(keys);
+        double[] cdf = CrawlStream.zipfCdf(keys);
         System.out.printf(
                 Locale.ROOT,
                 "one subtask: %,d distinct URLs over %,d Zipf(1) keys, %s mode (%s) at rate %s%n",
@@ -207,17 +208,6 @@ public final class SubtaskSimulation {
     private static int key(long id, double[] cdf) {
         long h = id * 0x9E3779B97F4A7C15L;
         h ^= h >>> 31;
-        double u = (h >>> 11) * 0x1.0p-53;
-        int lo = 0;
-        int hi = cdf.length - 1;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (cdf[mid] < u) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return CrawlStream.zipfRank(cdf, (h >>> 11) * 0x1.0p-53);
     }
 }

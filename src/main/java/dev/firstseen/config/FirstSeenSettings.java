@@ -3,7 +3,6 @@ package dev.firstseen.config;
 import static dev.firstseen.config.FirstSeenOptions.*;
 
 import dev.firstseen.canonical.CanonicalProfile;
-import dev.firstseen.canonical.Canonicalization;
 import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.dedup.DedupConfig;
 import dev.firstseen.dedup.DedupMode;
@@ -121,13 +120,9 @@ public final class FirstSeenSettings {
         }
         PartitionKeyer keyer = new PartitionKeyer(conf.get(KEY_MODE));
         for (String d : hot) {
-            Canonicalization c = canon.canonicalize("http://" + d.strip() + "/");
-            String key = null;
-            try {
-                key = c.isAccepted() ? keyer.keyOf(c) : null;
-            } catch (RuntimeException e) {
-                // not a host: reported below
-            }
+            PartitionKeyer.HostKey hk = keyer.keyOfHost(canon, d.strip());
+            String key = hk == null ? null : hk.key();
+            // The key as written: the salted set is matched against keys as the job forms them.
             if (key == null || !key.equals(d.strip())) {
                 problems.add(
                         "'keying.hot-domains' names '"

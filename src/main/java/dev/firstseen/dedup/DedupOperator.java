@@ -556,12 +556,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             while (budget > 0 && !rebuilds.isEmpty()) {
                 KeyFilter f = rebuilds.peekFirst();
                 if (!f.isRebuilding() || cache.peek(f.key) != f) {
+                    // Evicted or cleared (which dropped its rebuild): not the cache's any more.
                     rebuilds.pollFirst();
-                    long before = f.bytes();
                     f.abandonRebuild();
-                    if (cache.peek(f.key) == f) {
-                        cache.update(f, before);
-                    }
                     continue;
                 }
                 long bytesBefore = f.bytes();

@@ -66,6 +66,7 @@ final class KeyFilter {
             if (rebuild.cursor != null) { // before its scan starts, the scan will read fp
                 long before = rebuild.bytes;
                 rebuild.put(fp);
+                rebuild.added++;
                 bytes += rebuild.bytes - before;
             }
         } else if (meta.layer(layer).isFull() && !meta.saturated) {
@@ -217,7 +218,6 @@ final class KeyFilter {
             n++;
         }
         rebuild.read += n;
-        rebuild.added -= n; // put() counted them as added
         bytes += rebuild.bytes - before;
         return n;
     }
@@ -289,7 +289,6 @@ final class KeyFilter {
                 bytes += arrayBytes(p.length);
             }
             BlockedBloom.put(fp, 0, layer, p);
-            added++;
         }
     }
 

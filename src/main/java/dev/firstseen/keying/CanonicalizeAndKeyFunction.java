@@ -85,14 +85,9 @@ public class CanonicalizeAndKeyFunction extends ProcessFunction<UrlMessage, Cano
      * which would forget far more than asked.
      */
     private void forgetKey(UrlMessage in, Context ctx, Collector<CanonicalUrl> out) {
-        Canonicalization c = canonicalizer.canonicalize("http://" + in.opKey + "/");
-        String key;
-        try {
-            key = c.isAccepted() ? keyer.keyOf(c) : null;
-        } catch (RuntimeException e) {
-            key = null;
-        }
-        if (key == null || !key.equals(c.host())) {
+        PartitionKeyer.HostKey hk = keyer.keyOfHost(canonicalizer, in.opKey);
+        String key = hk == null ? null : hk.key();
+        if (hk == null || !hk.isKey()) {
             deadLetterOf(
                     in.opKey,
                     in,

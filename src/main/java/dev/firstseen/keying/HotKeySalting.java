@@ -57,7 +57,12 @@ public final class HotKeySalting implements Serializable {
 
     /** The key the dedup state of {@code u} lives under: what the job keys the stream by. */
     public static String stateKey(CanonicalUrl u) {
-        return u.salt < 0 ? u.key : u.key + "#" + u.salt;
+        return stateKey(u.key, u.salt);
+    }
+
+    /** {@code key}, or {@code key#salt} for a salt of 0 or more. */
+    public static String stateKey(String key, int salt) {
+        return salt < 0 ? key : key + "#" + salt;
     }
 
     /** The form kept with the state's guarded settings: "none", or the count and the keys. */

@@ -2,6 +2,7 @@ package dev.firstseen.keying;
 
 import crawlercommons.domains.EffectiveTldFinder;
 import dev.firstseen.canonical.Canonicalization;
+import dev.firstseen.canonical.Canonicalizer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
@@ -34,6 +35,29 @@ public final class PartitionKeyer implements Serializable {
         }
         String domain = EffectiveTldFinder.getAssignedDomain(host, false, false);
         return domain == null || domain.isEmpty() ? host : domain;
+    }
+
+    /**
+     * A host name as an operator writes it (a {@code forget-key} op, a hot domain): its normalized
+     * form and its key, or null if it is not a host name this keyer can key.
+     */
+    public HostKey keyOfHost(Canonicalizer canonicalizer, String name) {
+        Canonicalization c = canonicalizer.canonicalize("http://" + name + "/");
+        if (!c.isAccepted()) {
+            return null;
+        }
+        try {
+            return new HostKey(c.host(), keyOf(c));
+        } catch (RuntimeException e) {
+            return null; // the public suffix lookup is a library's; see CanonicalizeAndKeyFunction
+        }
+    }
+
+    /** A normalized host name and its partition key; the host is a key if the two are equal. */
+    public record HostKey(String host, String key) {
+        public boolean isKey() {
+            return key.equals(host);
+        }
     }
 
     public KeyMode mode() {

@@ -1,6 +1,5 @@
 package dev.firstseen.dedup;
 
-import static dev.firstseen.dedup.DedupOperatorTest.MAX_PARALLELISM;
 import static dev.firstseen.dedup.DedupOperatorTest.accumulator;
 import static dev.firstseen.dedup.DedupOperatorTest.builder;
 import static dev.firstseen.dedup.DedupOperatorTest.checkpoint;
@@ -12,7 +11,6 @@ import static dev.firstseen.dedup.DedupOperatorTest.url;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firstseen.record.CanonicalUrl;
-import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.Op;
 import dev.firstseen.record.SourcePosition;
 import java.util.ArrayList;
@@ -20,8 +18,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -109,17 +105,7 @@ class ApproximateFilterOperatorTest {
         var one = t.harness(cfg, 1, 0, null);
         feed(one, phase1);
         OperatorSubtaskState snap1 = checkpoint(one, 1);
-        List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> two =
-                new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            two.add(
-                    t.harness(
-                            cfg,
-                            2,
-                            i,
-                            AbstractStreamOperatorTestHarness.repartitionOperatorState(
-                                    snap1, MAX_PARALLELISM, 1, 2, i)));
-        }
+        var two = t.rescaled(cfg, snap1, 1, 2);
         for (CanonicalUrl u : phase2) {
             two.get(subtaskOf(u.key, 2)).processElement(u, 0L);
         }
@@ -130,16 +116,7 @@ class ApproximateFilterOperatorTest {
         assertThat(emitted(two.get(0))).isNotEmpty();
         assertThat(emitted(two.get(1))).isNotEmpty();
 
-        OperatorSubtaskState merged =
-                AbstractStreamOperatorTestHarness.repackageState(
-                        checkpoint(two.get(0), 2), checkpoint(two.get(1), 2));
-        var back =
-                t.harness(
-                        cfg,
-                        1,
-                        0,
-                        AbstractStreamOperatorTestHarness.repartitionOperatorState(
-                                merged, MAX_PARALLELISM, 2, 1, 0));
+        var back = t.rescaled(cfg, DedupOperatorTest.checkpointAll(two, 2), 2, 1).get(0);
         feed(back, phase1);
         feed(back, phase2);
         assertThat(emitted(back)).isEmpty();

@@ -101,6 +101,39 @@ class DedupOperatorTest {
         return h;
     }
 
+    /**
+     * {@code snap}, taken at parallelism {@code from}, restored into {@code to} subtasks as Flink
+     * repartitions it on a rescale.
+     */
+    List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> rescaled(
+            DedupConfig cfg, OperatorSubtaskState snap, int from, int to) throws Exception {
+        List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> out =
+                new ArrayList<>();
+        for (int i = 0; i < to; i++) {
+            out.add(
+                    harness(
+                            cfg,
+                            to,
+                            i,
+                            AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                                    snap, MAX_PARALLELISM, from, to, i)));
+        }
+        return out;
+    }
+
+    /** Checkpoint {@code id} of every subtask, as the one state a rescale starts from. */
+    static OperatorSubtaskState checkpointAll(
+            List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>>
+                    subtasks,
+            long id)
+            throws Exception {
+        OperatorSubtaskState[] states = new OperatorSubtaskState[subtasks.size()];
+        for (int i = 0; i < states.length; i++) {
+            states[i] = checkpoint(subtasks.get(i), id);
+        }
+        return AbstractStreamOperatorTestHarness.repackageState(states);
+    }
+
     /** What the task does at a checkpoint: pre-barrier flush, then the snapshot. */
     static OperatorSubtaskState checkpoint(
             KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h, long id)
@@ -343,17 +376,7 @@ class DedupOperatorTest {
         OperatorSubtaskState snap1 = checkpoint(one, 1);
 
         // 1 -> 2
-        List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> two =
-                new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            two.add(
-                    harness(
-                            cfg,
-                            2,
-                            i,
-                            AbstractStreamOperatorTestHarness.repartitionOperatorState(
-                                    snap1, MAX_PARALLELISM, 1, 2, i)));
-        }
+        var two = rescaled(cfg, snap1, 1, 2);
         for (CanonicalUrl u : phase2) {
             two.get(subtaskOf(u.key, 2)).processElement(u, 0L);
         }
@@ -371,16 +394,7 @@ class DedupOperatorTest {
         assertThat(emitted(two.get(1))).isNotEmpty();
 
         // 2 -> 1
-        OperatorSubtaskState merged =
-                AbstractStreamOperatorTestHarness.repackageState(
-                        checkpoint(two.get(0), 2), checkpoint(two.get(1), 2));
-        var back =
-                harness(
-                        cfg,
-                        1,
-                        0,
-                        AbstractStreamOperatorTestHarness.repartitionOperatorState(
-                                merged, MAX_PARALLELISM, 2, 1, 0));
+        var back = rescaled(cfg, checkpointAll(two, 2), 2, 1).get(0);
         feed(back, phase3);
         phase2.forEach(u -> seen.add(u.canonical));
         Set<String> expected3 = new LinkedHashSet<>();

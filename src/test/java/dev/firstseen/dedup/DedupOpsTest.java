@@ -180,7 +180,6 @@ class DedupOpsTest {
 
     @Test
     void opsMatchTheModelAcrossRescaleOneToTwoToOne() throws Exception {
-        int max = DedupOperatorTest.MAX_PARALLELISM;
         Model model = new Model();
         List<CanonicalUrl> phase1 = mixed(6000, 21);
         List<CanonicalUrl> phase2 = mixed(6000, 22);
@@ -194,17 +193,7 @@ class DedupOpsTest {
         assertThat(emitted(one)).containsExactlyElementsOf(expected1);
         OperatorSubtaskState snap1 = checkpoint(one, 1);
 
-        List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> two =
-                new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            two.add(
-                    t.harness(
-                            exact(),
-                            2,
-                            i,
-                            org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness
-                                    .repartitionOperatorState(snap1, max, 1, 2, i)));
-        }
+        var two = t.rescaled(exact(), snap1, 1, 2);
         List<String> expected2 = new ArrayList<>();
         for (CanonicalUrl u : phase2) {
             two.get(DedupOperatorTest.subtaskOf(u.key, 2)).processElement(u, 0L);
@@ -214,16 +203,7 @@ class DedupOpsTest {
         two.forEach(h -> out2.addAll(emitted(h)));
         assertThat(out2).containsExactlyInAnyOrderElementsOf(expected2);
 
-        OperatorSubtaskState merged =
-                org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness.repackageState(
-                        checkpoint(two.get(0), 2), checkpoint(two.get(1), 2));
-        var back =
-                t.harness(
-                        exact(),
-                        1,
-                        0,
-                        org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness
-                                .repartitionOperatorState(merged, max, 2, 1, 0));
+        var back = t.rescaled(exact(), DedupOperatorTest.checkpointAll(two, 2), 2, 1).get(0);
         List<String> expected3 = new ArrayList<>();
         phase3.forEach(
                 u -> java.util.Optional.ofNullable(model.apply(u)).ifPresent(expected3::add));

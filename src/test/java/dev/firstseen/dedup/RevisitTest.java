@@ -160,7 +160,6 @@ class RevisitTest {
     /** Revisit (2 h) and expiry (5 h) times survive rescaling 1 -> 2 -> 1. */
     @Test
     void timesSurviveRescaleOneToTwoToOne() throws Exception {
-        int max = DedupOperatorTest.MAX_PARALLELISM;
         DedupConfig cfg =
                 DedupConfig.builder()
                         .mode(DedupMode.EXACT)
@@ -175,20 +174,9 @@ class RevisitTest {
         assertThat(one.extractOutputValues()).hasSize(100);
         OperatorSubtaskState snap1 = checkpoint(one, 1);
 
-        List<
-                        org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness<
-                                String, CanonicalUrl, FrontierRecord>>
-                two = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            var h =
-                    t.harness(
-                            cfg,
-                            2,
-                            i,
-                            org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness
-                                    .repartitionOperatorState(snap1, max, 1, 2, i));
+        var two = t.rescaled(cfg, snap1, 1, 2);
+        for (var h : two) {
             h.setProcessingTime(LATER);
-            two.add(h);
         }
         for (CanonicalUrl u : all(T0 + HOUR)) { // not due
             two.get(DedupOperatorTest.subtaskOf(u.key, 2)).processElement(u, 0L);
@@ -202,16 +190,7 @@ class RevisitTest {
         assertThat(two.get(0).extractOutputValues()).isNotEmpty();
         assertThat(two.get(1).extractOutputValues()).isNotEmpty();
 
-        OperatorSubtaskState merged =
-                org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness.repackageState(
-                        checkpoint(two.get(0), 2), checkpoint(two.get(1), 2));
-        var back =
-                t.harness(
-                        cfg,
-                        1,
-                        0,
-                        org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness
-                                .repartitionOperatorState(merged, max, 2, 1, 0));
+        var back = t.rescaled(cfg, DedupOperatorTest.checkpointAll(two, 2), 2, 1).get(0);
         back.setProcessingTime(LATER);
         feed(back, all(T0 + 3 * HOUR + 1)); // just revisited: duplicates
         assertThat(back.extractOutputValues()).isEmpty();

@@ -100,12 +100,16 @@ public final class CrawlStream {
     }
 
     private int domain() {
-        double u = rnd.nextDouble();
+        return zipfRank(zipfCdf, rnd.nextDouble());
+    }
+
+    /** The rank whose CDF interval holds {@code u} in [0, 1): the inverse of {@link #zipfCdf}. */
+    public static int zipfRank(double[] cdf, double u) {
         int lo = 0;
-        int hi = domains - 1;
+        int hi = cdf.length - 1;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (zipfCdf[mid] < u) {
+            if (cdf[mid] < u) {
                 lo = mid + 1;
             } else {
                 hi = mid;

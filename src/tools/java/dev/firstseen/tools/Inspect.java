@@ -141,7 +141,7 @@ public final class Inspect {
                                 : "unseen");
                 String key = keyer.keyOf(c);
                 int salt = salting.saltOf(key, c.url()); // the state key of a hot domain's URL
-                byKey.computeIfAbsent(salt < 0 ? key : key + "#" + salt, k -> new HashMap<>())
+                byKey.computeIfAbsent(HotKeySalting.stateKey(key, salt), k -> new HashMap<>())
                         .put(f.of(c.url()).toString(), url);
             }
         }
