@@ -1,9 +1,14 @@
 package dev.firstseen.record;
 
+import dev.firstseen.record.internal.CanonicalUrlTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
+
 /**
  * A URL ready for dedup: the original (what the fetcher gets), its canonical form (the identity),
- * its partition key, pass-through metadata and where it came from. A Flink POJO.
+ * its partition key, pass-through metadata and where it came from. It crosses the shuffle in the
+ * compact format of {@link dev.firstseen.record.internal.CanonicalUrlSerializer}, not as a POJO.
  */
+@TypeInfo(CanonicalUrlTypeInfo.Factory.class)
 public class CanonicalUrl {
     public String url;
     public String canonical;

@@ -1,0 +1,188 @@
+package dev.firstseen.record.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.Op;
+import dev.firstseen.record.SourcePosition;
+import java.io.IOException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The shuffle format of {@link CanonicalUrl}: every field comes back as it went in, including
+ * nulls, non-ASCII and unpaired surrogates, and the bytes of one record are pinned.
+ */
+class CanonicalUrlSerializerTest {
+    private static CanonicalUrl url(
+            String url, String canonical, String key, String meta, SourcePosition source) {
+        return new CanonicalUrl(url, canonical, key, meta, source);
+    }
+
+    private static CanonicalUrl with(CanonicalUrl u, Op op, long revisit, int salt, boolean omit) {
+        u.op = op;
+        u.revisitAfterMillis = revisit;
+        u.salt = salt;
+        u.metaOmitted = omit;
+        return u;
+    }
+
+    static Stream<CanonicalUrl> records() {
+        SourcePosition src = new SourcePosition("urls", 3, 123_456_789_012L, 1_764_000_000_000L);
+        return Stream.of(
+                url("http://a.com/x", "http://a.com/x", "a.com", null, src),
+                url("HTTP://A.com/x#f", "http://a.com/x", "a.com", "{\"d\":1}", src),
+                with(url(null, null, "b.org", null, src), Op.FORGET_KEY, 0, 7, false),
+                with(
+                        url("http://c.net/", "http://c.net/", "c.net", null, null),
+                        Op.FORCE,
+                        0,
+                        -1,
+                        true),
+                with(
+                        url("http://d.de/", "http://d.de/", "d.de", null, new SourcePosition()),
+                        Op.MARK_SEEN,
+                        Long.MAX_VALUE,
+                        1023,
+                        false),
+                with(
+                        url("http://e.io/", "http://e.io/", null, null, src),
+                        Op.FORGET,
+                        86_400_000,
+                        0,
+                        false),
+                url(
+                        "http://bücher.de/ä?q=\uD800x",
+                        "http://xn--bcher-kva.de/%C3%A4?q=%EF%BF%BDx",
+                        "xn--bcher-kva.de",
+                        "{\"t\":\"日本\"}",
+                        src),
+                url("", "", "", "", new SourcePosition("", -1, -1, Long.MIN_VALUE)),
+                url(
+                        "http://f.com/" + "a".repeat(100_000),
+                        "http://f.com/" + "a".repeat(100_000),
+                        "f.com",
+                        "x".repeat(70_000),
+                        src));
+    }
+
+    private static byte[] bytesOf(TypeSerializer<CanonicalUrl> s, CanonicalUrl u)
+            throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        s.serialize(u, out);
+        return out.getCopyOfBuffer();
+    }
+
+    @ParameterizedTest
+    @MethodSource("records")
+    void everyFieldComesBack(CanonicalUrl u) throws IOException {
+        CanonicalUrlSerializer s = new CanonicalUrlSerializer();
+        byte[] bytes = bytesOf(s, u);
+        CanonicalUrl back = s.deserialize(new DataInputDeserializer(bytes));
+        assertThat(back).usingRecursiveComparison().isEqualTo(u);
+        assertThat(s.copy(u)).usingRecursiveComparison().isEqualTo(u);
+        DataOutputSerializer copied = new DataOutputSerializer(64);
+        s.copy(new DataInputDeserializer(bytes), copied);
+        assertThat(copied.getCopyOfBuffer()).isEqualTo(bytes);
+    }
+
+    @Test
+    void recordsFollowEachOtherInOneBuffer() throws IOException {
+        CanonicalUrlSerializer s = new CanonicalUrlSerializer();
+        List<CanonicalUrl> all = records().toList();
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        for (CanonicalUrl u : all) {
+            s.serialize(u, out);
+        }
+        DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+        for (CanonicalUrl u : all) {
+            assertThat(s.deserialize(in)).usingRecursiveComparison().isEqualTo(u);
+        }
+        assertThat(in.available()).isZero();
+    }
+
+    /** A changed layout must be a decision: the bytes of one record are pinned here. */
+    @Test
+    void theBytesArePinned() throws IOException {
+        CanonicalUrl u =
+                with(
+                        url(
+                                "http://A.com/x",
+                                "http://a.com/x",
+                                "a.com",
+                                "{}",
+                                new SourcePosition("t", 1, 2, 3)),
+                        Op.FORCE,
+                        300,
+                        2,
+                        true);
+        assertThat(HexFormat.of().formatHex(bytesOf(new CanonicalUrlSerializer(), u)))
+                // flags fd (all but URL_IS_CANONICAL), op 01 (force), salt+1 03, revisit ac02
+                // (300), then strings as (length << 1 | ascii) and bytes: url, canonical, key,
+                // meta, topic; partition, offset and timestamp fixed-width.
+                .isEqualTo(
+                        "fd0103ac02"
+                                + "1d687474703a2f2f412e636f6d2f78"
+                                + "1d687474703a2f2f612e636f6d2f78"
+                                + "0b612e636f6d"
+                                + "057b7d"
+                                + "0374"
+                                + "00000001"
+                                + "0000000000000002"
+                                + "0000000000000003");
+    }
+
+    @Test
+    void aUrlEqualToItsCanonicalFormIsWrittenOnce() throws IOException {
+        CanonicalUrlSerializer s = new CanonicalUrlSerializer();
+        String c = "http://a.com/some/long/path/to/a/page.html";
+        int same = bytesOf(s, url(c, c, "a.com", null, null)).length;
+        int differs = bytesOf(s, url(c + "#top", c, "a.com", null, null)).length;
+        assertThat(differs - same).isGreaterThan(c.length());
+    }
+
+    @Test
+    void badBytesFailWithAnIoException() {
+        CanonicalUrlSerializer s = new CanonicalUrlSerializer();
+        assertThatThrownBy(() -> s.deserialize(new DataInputDeserializer(new byte[] {0, 9, 0, 0})))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("op code 9");
+        byte[] endless = new byte[] {0, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+        assertThatThrownBy(() -> s.deserialize(new DataInputDeserializer(endless)))
+                .isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void flinkPicksTheSerializerForTheType() {
+        TypeInformation<CanonicalUrl> t = TypeInformation.of(CanonicalUrl.class);
+        assertThat(t).isEqualTo(CanonicalUrlTypeInfo.INSTANCE);
+        assertThat(t.createSerializer(new SerializerConfigImpl()))
+                .isInstanceOf(CanonicalUrlSerializer.class);
+    }
+
+    @Test
+    void theSnapshotRestoresAnEqualSerializer() throws IOException {
+        CanonicalUrlSerializer s = new CanonicalUrlSerializer();
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        TypeSerializerSnapshot.writeVersionedSnapshot(out, s.snapshotConfiguration());
+        TypeSerializerSnapshot<CanonicalUrl> read =
+                TypeSerializerSnapshot.readVersionedSnapshot(
+                        new DataInputDeserializer(out.getCopyOfBuffer()),
+                        getClass().getClassLoader());
+        assertThat(read.restoreSerializer()).isEqualTo(s);
+        assertThat(s.snapshotConfiguration().resolveSchemaCompatibility(read).isCompatibleAsIs())
+                .isTrue();
+        assertThat(s.duplicate()).isNotSameAs(s).isEqualTo(s);
+    }
+}
