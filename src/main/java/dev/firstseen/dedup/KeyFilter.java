@@ -26,6 +26,14 @@ final class KeyFilter {
     /** Exact mode's rebuild of this filter in progress, or null. */
     private Rebuild rebuild;
 
+    /**
+     * Bit {@code l} set: layer {@code l} was created while this copy was cached (a new key, a grown
+     * layer, a rebuilt filter), so every page of it that state holds came from here and a page
+     * missing from the table is known to be empty. Such a page costs no state read, which for
+     * RocksDB is a miss, the dearest lookup (memtable and every level). Layers past 31 are read.
+     */
+    private int createdHere;
+
     KeyFilter(Object key, FilterMeta meta, boolean isNew) {
         this.key = key;
         this.meta = meta;
@@ -33,6 +41,7 @@ final class KeyFilter {
         int n = meta.layerCount();
         this.pages = new byte[n][][];
         this.dirty = new BitSet[n];
+        this.createdHere = isNew ? -1 : 0;
     }
 
     /** True if any layer may hold {@code fp}; false means it was certainly never inserted. */
@@ -256,6 +265,7 @@ final class KeyFilter {
         dirtyPages = loadedPages;
         bytes = r.bytes;
         metaDirty = true;
+        createdHere = 1; // the caller cleared the key's pages from state
     }
 
     /** Drops a rebuild in progress; the current layers stay as they are. */
@@ -299,7 +309,9 @@ final class KeyFilter {
             return ABSENT; // a fingerprint class's page beyond the table: never stored
         }
         byte[] p = layerPages[index];
-        if (p == null) {
+        if (p == null && layer < 32 && (createdHere >>> layer & 1) != 0) {
+            p = layerPages[index] = ABSENT;
+        } else if (p == null) {
             byte[] stored = source.load(BlockedBloom.pageId(layer, index));
             // A copy: a heap state backend hands out its own object, which we must not mutate.
             p = stored == null ? ABSENT : stored.clone();
@@ -349,6 +361,9 @@ final class KeyFilter {
         pages = p;
         dirty = d;
         metaDirty = true;
+        if (layer < 32) {
+            createdHere |= 1 << layer;
+        }
         return layer;
     }
 
@@ -410,6 +425,7 @@ final class KeyFilter {
         dirty = new BitSet[0];
         bytes = 0;
         loadedPages = 0;
+        createdHere = 0;
     }
 
     /** Heap bytes of the loaded pages alone, without page tables and object overhead. */
