@@ -150,6 +150,10 @@ public final class ScaleRun {
             conf.setString("frontier.topic", "discarded");
             conf.setString("dead-letter.topic", "discarded-dead-letters");
             conf.setString("execution.checkpointing.interval", "10 s");
+            // The input is a bounded sequence, not a bounded Kafka source, so the job would not
+            // turn its counters into accumulators by itself, and L3 reads and rebuilds would
+            // print as 0 (as they did in every scale run up to 2026-11-23 14:27 UTC).
+            conf.setString("metrics.accumulators", "true");
             firstseenOptions.forEach(conf::setString);
             FirstSeenSettings settings = FirstSeenSettings.from(conf);
             StreamExecutionEnvironment env = EndToEndHarness.environment(flink, conf, parallelism);
