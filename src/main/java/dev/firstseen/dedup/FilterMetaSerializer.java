@@ -71,11 +71,12 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
 
     @Override
     public void serialize(FilterMeta m, DataOutputView out) throws IOException {
-        if (m.isFingerprints()) {
-            out.writeByte(2);
-            out.writeByte(m.strategy);
-            out.writeLong(m.initialCapacity);
-            out.writeDouble(m.targetFpp);
+        boolean fingerprints = m.isFingerprints();
+        out.writeByte(fingerprints ? 2 : 1);
+        out.writeByte(m.strategy);
+        out.writeLong(m.initialCapacity);
+        out.writeDouble(m.targetFpp);
+        if (fingerprints) {
             out.writeByte(m.classes.size());
             for (FingerprintClass c : m.classes) {
                 out.writeByte(c.width);
@@ -84,41 +85,40 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
                 out.writeLong(c.capacity);
                 out.writeLong(c.count);
             }
-            return;
-        }
-        out.writeByte(1);
-        out.writeByte(m.strategy);
-        out.writeLong(m.initialCapacity);
-        out.writeDouble(m.targetFpp);
-        out.writeByte(m.layers.size());
-        for (BloomLayer l : m.layers) {
-            out.writeInt(l.pages);
-            out.writeByte(l.blocksPerPage);
-            out.writeByte(l.hashes);
-            out.writeLong(l.capacity);
-            out.writeLong(l.count);
+        } else {
+            out.writeByte(m.layers.size());
+            for (BloomLayer l : m.layers) {
+                out.writeInt(l.pages);
+                out.writeByte(l.blocksPerPage);
+                out.writeByte(l.hashes);
+                out.writeLong(l.capacity);
+                out.writeLong(l.count);
+            }
         }
     }
 
     @Override
     public FilterMeta deserialize(DataInputView in) throws IOException {
         int format = in.readUnsignedByte();
-        if (format == 2) {
-            return deserializeClasses(in);
-        }
-        if (format != 1) {
+        if (format != 1 && format != 2) {
             throw new IOException(
                     "Unrecognized Bloom filter metadata format "
                             + format
                             + ": written by a newer FirstSeen, or corrupt");
         }
         byte strategy = in.readByte();
-        if (strategy != BlockedBloom.STRATEGY) {
+        if (format == 1 && strategy != BlockedBloom.STRATEGY) {
             throw new IOException("Unknown Bloom filter strategy " + strategy);
+        }
+        if (format == 2 && strategy != FilterMeta.FINGERPRINTS) {
+            throw new IOException("Unknown filter strategy " + strategy + " in format 2");
         }
         long initialCapacity = in.readLong();
         double fpp = in.readDouble();
         int n = in.readUnsignedByte();
+        if (format == 2) {
+            return FilterMeta.ofClasses(initialCapacity, fpp, readClasses(in, n));
+        }
         List<BloomLayer> layers = new ArrayList<>(n + 1);
         for (int i = 0; i < n; i++) {
             int pages = in.readInt();
@@ -131,14 +131,7 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
         return new FilterMeta(strategy, initialCapacity, fpp, layers);
     }
 
-    private static FilterMeta deserializeClasses(DataInputView in) throws IOException {
-        byte strategy = in.readByte();
-        if (strategy != FilterMeta.FINGERPRINTS) {
-            throw new IOException("Unknown filter strategy " + strategy + " in format 2");
-        }
-        long initialCapacity = in.readLong();
-        double fpp = in.readDouble();
-        int n = in.readUnsignedByte();
+    private static List<FingerprintClass> readClasses(DataInputView in, int n) throws IOException {
         List<FingerprintClass> classes = new ArrayList<>(n + 1);
         for (int i = 0; i < n; i++) {
             int width = in.readUnsignedByte();
@@ -152,7 +145,7 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
                 throw new IOException("Corrupt fingerprint filter metadata: " + e.getMessage(), e);
             }
         }
-        return FilterMeta.ofClasses(initialCapacity, fpp, classes);
+        return classes;
     }
 
     @Override

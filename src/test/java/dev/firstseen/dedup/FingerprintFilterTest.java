@@ -94,14 +94,8 @@ class FingerprintFilterTest {
 
     @Test
     void removeForgetsOneUrlAndKeepsTheOthers() throws Exception {
-        SplittableRandom rnd = new SplittableRandom(44);
         KeyFilter f = new KeyFilter("k", FilterMeta.createFingerprints(16, 1e-4), true);
-        List<Fingerprint> in = new ArrayList<>();
-        for (int i = 0; i < 20_000; i++) {
-            Fingerprint fp = new Fingerprint(rnd.nextLong(), rnd.nextLong());
-            f.insert(fp, PageSource.NOTHING_STORED);
-            in.add(fp);
-        }
+        List<Fingerprint> in = filled(f, 44, 20_000);
         for (int i = 0; i < in.size(); i += 3) {
             assertThat(f.remove(in.get(i), PageSource.NOTHING_STORED)).isTrue();
         }
@@ -121,14 +115,8 @@ class FingerprintFilterTest {
     /** Pages written back and loaded again answer alike: what a restore does. */
     @Test
     void pagesRoundTripThroughState() throws Exception {
-        SplittableRandom rnd = new SplittableRandom(45);
         KeyFilter f = new KeyFilter("k", FilterMeta.createFingerprints(64, 1e-3), true);
-        List<Fingerprint> in = new ArrayList<>();
-        for (int i = 0; i < 50_000; i++) {
-            Fingerprint fp = new Fingerprint(rnd.nextLong(), rnd.nextLong());
-            f.insert(fp, PageSource.NOTHING_STORED);
-            in.add(fp);
-        }
+        List<Fingerprint> in = filled(f, 45, 50_000);
         java.util.Map<Integer, byte[]> stored = new java.util.HashMap<>();
         f.drainDirty((id, page) -> stored.put(id, page.clone()));
         KeyFilter back = new KeyFilter("k", f.meta.copy(), false);
@@ -136,5 +124,17 @@ class FingerprintFilterTest {
             assertThat(back.mightContain(fp, stored::get)).isTrue();
         }
         assertThat(back.pageBytes()).isEqualTo(f.pageBytes());
+    }
+
+    /** Inserts {@code n} random fingerprints (seed {@code seed}) into {@code f}; returns them. */
+    private static List<Fingerprint> filled(KeyFilter f, long seed, int n) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        List<Fingerprint> in = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Fingerprint fp = new Fingerprint(rnd.nextLong(), rnd.nextLong());
+            f.insert(fp, PageSource.NOTHING_STORED);
+            in.add(fp);
+        }
+        return in;
     }
 }
