@@ -1,8 +1,6 @@
 package dev.firstseen.dedup;
 
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 
@@ -16,6 +14,14 @@ import java.util.List;
  * <p>Not thread-safe: one instance per operator instance, used from the task thread.
  */
 final class FilterCache {
+    /*
+     * The cache holds one entry per key, and a key of a few hundred URLs has about 800 bytes of
+     * pages at 1e-4, so what the cache itself spends per key shows in bytes per URL (issue 14). A
+     * LinkedHashMap spends a 40-byte entry and a table slot per key. Here the filters are their
+     * own entries: an open-addressing table of filters (linear probing, deletion by backward
+     * shift) finds them by key, and two fields in each filter chain them in recency order.
+     */
+
     /** Where filters come from and go to: keyed state, under each filter's own key. */
     interface Backing {
         /** The filter of {@code key} as stored, or a new empty one if it has none. */
@@ -27,7 +33,14 @@ final class FilterCache {
 
     private final Backing backing;
     private final long budget;
-    private final LinkedHashMap<Object, KeyFilter> lru = new LinkedHashMap<>(1024, 0.75f, true);
+    private KeyFilter[] table = new KeyFilter[1024];
+    private int size;
+
+    /** The least recently used filter and the most recently used one. */
+    private KeyFilter oldest;
+
+    private KeyFilter newest;
+
     // KeyFilter keeps Object identity, so this is a set of instances in the order they got dirty.
     private final LinkedHashSet<KeyFilter> dirty = new LinkedHashSet<>();
     private long bytes;
@@ -40,10 +53,10 @@ final class FilterCache {
 
     /** The filter of {@code key}, loaded (or created) on a miss. */
     KeyFilter get(Object key) throws Exception {
-        KeyFilter f = lru.get(key);
+        KeyFilter f = peek(key);
         if (f == null) {
             f = backing.load(key);
-            lru.put(key, f);
+            put(f);
             bytes += f.bytes();
             if (f.isDirty()) {
                 dirty.add(f);
@@ -69,18 +82,18 @@ final class FilterCache {
     /** Evicts least recently used keys other than {@code keep} down to 90% of the budget. */
     private void evict(KeyFilter keep) throws Exception {
         long target = budget / 10 * 9;
-        Iterator<KeyFilter> it = lru.values().iterator();
-        while (bytes > target && it.hasNext()) {
-            KeyFilter f = it.next();
+        KeyFilter next;
+        for (KeyFilter f = oldest; bytes > target && f != null; f = next) {
+            next = f.newer;
             if (f == keep) {
                 continue;
             }
-            long held = f.bytes(); // before the write-back, which drops the dirty-page sets
+            long held = f.bytes(); // before the write-back, which drops the dirty-page set
             if (f.isDirty()) {
                 backing.write(f);
             }
             dirty.remove(f);
-            it.remove();
+            delete(f);
             bytes -= held;
             f.release();
             evictions++;
@@ -103,13 +116,28 @@ final class FilterCache {
 
     /** The cached filter of {@code key} (now the most recently used), or null; never loads. */
     KeyFilter peek(Object key) {
-        return lru.get(key);
+        KeyFilter[] t = table;
+        int mask = t.length - 1;
+        for (int i = slot(key, mask); ; i = (i + 1) & mask) {
+            KeyFilter f = t[i];
+            if (f == null) {
+                return null;
+            }
+            if (f.key.equals(key)) {
+                if (f != newest) {
+                    unlink(f);
+                    append(f);
+                }
+                return f;
+            }
+        }
     }
 
     /** Drops {@code key}'s filter without writing it (its state was cleared). */
     void remove(Object key) {
-        KeyFilter f = lru.remove(key);
+        KeyFilter f = peek(key);
         if (f != null) {
+            delete(f);
             dirty.remove(f);
             bytes -= f.bytes();
             f.discard();
@@ -122,7 +150,7 @@ final class FilterCache {
     }
 
     int keys() {
-        return lru.size();
+        return size;
     }
 
     int dirtyKeys() {
@@ -136,7 +164,7 @@ final class FilterCache {
     /** Pages held on the heap. */
     long pages() {
         long n = 0;
-        for (KeyFilter f : lru.values()) {
+        for (KeyFilter f = oldest; f != null; f = f.newer) {
             n += f.loadedPages();
         }
         return n;
@@ -145,7 +173,7 @@ final class FilterCache {
     /** Bytes of the pages alone, without page tables and per-key objects (walks every page). */
     long pageBytes() {
         long n = 0;
-        for (KeyFilter f : lru.values()) {
+        for (KeyFilter f = oldest; f != null; f = f.newer) {
             n += f.pageBytes();
         }
         return n;
@@ -153,6 +181,94 @@ final class FilterCache {
 
     /** The cached filters, least recently used first (for tests). */
     List<KeyFilter> filters() {
-        return new ArrayList<>(lru.values());
+        List<KeyFilter> all = new ArrayList<>(size);
+        for (KeyFilter f = oldest; f != null; f = f.newer) {
+            all.add(f);
+        }
+        return all;
+    }
+
+    /** Adds a filter whose key is not in the table, as the most recently used. */
+    private void put(KeyFilter f) {
+        if (3 * (size + 1) > 2 * table.length) {
+            rehash(table.length * 2);
+        }
+        insertSlot(table, f);
+        size++;
+        append(f);
+    }
+
+    /** Takes a filter out of the table and the recency list. */
+    private void delete(KeyFilter f) {
+        KeyFilter[] t = table;
+        int mask = t.length - 1;
+        int i = slot(f.key, mask);
+        while (t[i] != f) {
+            i = (i + 1) & mask;
+        }
+        // Backward shift: move later entries of the probe run into the hole they would have
+        // probed past, so that lookups need no tombstones.
+        for (int j = (i + 1) & mask; t[j] != null; j = (j + 1) & mask) {
+            int home = slot(t[j].key, mask);
+            if (((j - home) & mask) >= ((j - i) & mask)) {
+                t[i] = t[j];
+                i = j;
+            }
+        }
+        t[i] = null;
+        size--;
+        unlink(f);
+        if (size < table.length / 8 && table.length > 1024) {
+            rehash(table.length / 2);
+        }
+    }
+
+    private void rehash(int capacity) {
+        KeyFilter[] t = new KeyFilter[capacity];
+        for (KeyFilter f = oldest; f != null; f = f.newer) {
+            insertSlot(t, f);
+        }
+        table = t;
+    }
+
+    private static void insertSlot(KeyFilter[] t, KeyFilter f) {
+        int mask = t.length - 1;
+        int i = slot(f.key, mask);
+        while (t[i] != null) {
+            i = (i + 1) & mask;
+        }
+        t[i] = f;
+    }
+
+    private static int slot(Object key, int mask) {
+        int h = key.hashCode();
+        h = (h ^ (h >>> 16)) * 0x9E3779B9; // spreads hash codes that differ in few bits
+        return (h ^ (h >>> 15)) & mask;
+    }
+
+    private void append(KeyFilter f) {
+        f.older = newest;
+        f.newer = null;
+        if (newest == null) {
+            oldest = f;
+        } else {
+            newest.newer = f;
+        }
+        newest = f;
+    }
+
+    private void unlink(KeyFilter f) {
+        if (f.older == null) {
+            oldest = f.newer;
+        } else {
+            f.older.newer = f.newer;
+        }
+        if (f.newer == null) {
+            newest = f.older;
+        } else {
+            f.newer.older = f.older;
+        }
+        f.older = null;
+        f.newer = null;
     }
 }

@@ -1,6 +1,7 @@
 package dev.firstseen.dedup;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,7 +18,14 @@ public final class FilterMeta {
     public final long initialCapacity;
     public final double targetFpp;
     final List<BloomLayer> layers;
-    final List<FingerprintClass> classes;
+
+    /**
+     * Strategy 2's classes, three longs each: {@code width | level << 8 | split << 16}, capacity,
+     * count. Packed because every cached key holds them (see {@link FingerprintClass}).
+     */
+    private long[] classes;
+
+    private static final long[] NO_CLASSES = new long[0];
 
     /**
      * Set when the filter could not grow (see {@link #grow()}); not stored, so a restored filter
@@ -26,7 +34,7 @@ public final class FilterMeta {
     boolean saturated;
 
     FilterMeta(byte strategy, long initialCapacity, double targetFpp, List<BloomLayer> layers) {
-        this(strategy, initialCapacity, targetFpp, layers, List.of());
+        this(strategy, initialCapacity, targetFpp, layers, NO_CLASSES);
     }
 
     private FilterMeta(
@@ -34,7 +42,7 @@ public final class FilterMeta {
             long initialCapacity,
             double targetFpp,
             List<BloomLayer> layers,
-            List<FingerprintClass> classes) {
+            long[] classes) {
         this.strategy = strategy;
         this.initialCapacity = initialCapacity;
         this.targetFpp = targetFpp;
@@ -45,8 +53,17 @@ public final class FilterMeta {
     /** A stored compressed-fingerprint filter. */
     static FilterMeta ofClasses(
             long initialCapacity, double targetFpp, List<FingerprintClass> classes) {
-        return new FilterMeta(
-                FINGERPRINTS, initialCapacity, targetFpp, new ArrayList<>(0), classes);
+        long[] packed = new long[classes.size() * 3];
+        for (int i = 0; i < classes.size(); i++) {
+            pack(packed, i, classes.get(i));
+        }
+        return new FilterMeta(FINGERPRINTS, initialCapacity, targetFpp, List.of(), packed);
+    }
+
+    private static void pack(long[] packed, int i, FingerprintClass c) {
+        packed[3 * i] = c.width | (long) c.level << 8 | (long) c.split << 16;
+        packed[3 * i + 1] = c.capacity;
+        packed[3 * i + 2] = c.count;
     }
 
     /**
@@ -65,17 +82,89 @@ public final class FilterMeta {
                             + FingerprintPage.MAX_SUFFIX_BITS
                             + " bits");
         }
-        List<FingerprintClass> classes = new ArrayList<>(2);
-        classes.add(first);
-        return ofClasses(initialCapacity, targetFpp, classes);
+        return ofClasses(initialCapacity, targetFpp, List.of(first));
     }
 
     public boolean isFingerprints() {
         return strategy == FINGERPRINTS;
     }
 
+    /** A copy of class {@code i}. */
     public FingerprintClass fingerprintClass(int i) {
-        return classes.get(i);
+        return new FingerprintClass(width(i), capacity(i), level(i), split(i), entries(i));
+    }
+
+    int classCount() {
+        return classes.length / 3;
+    }
+
+    int width(int c) {
+        return (int) (classes[3 * c] & 0xFF);
+    }
+
+    int level(int c) {
+        return (int) (classes[3 * c] >>> 8 & 0xFF);
+    }
+
+    int split(int c) {
+        return (int) (classes[3 * c] >>> 16);
+    }
+
+    long capacity(int c) {
+        return classes[3 * c + 1];
+    }
+
+    /** Prefixes in class {@code c}. */
+    long entries(int c) {
+        return classes[3 * c + 2];
+    }
+
+    void addEntries(int c, long n) {
+        classes[3 * c + 2] += n;
+    }
+
+    int pages(int c) {
+        return FingerprintClass.pages(level(c), split(c));
+    }
+
+    /** Class {@code c}'s prefix of {@code fp}. */
+    long prefix(int c, Fingerprint fp) {
+        return FingerprintClass.prefix(width(c), fp);
+    }
+
+    /** The page of class {@code c} that holds prefix {@code v}. */
+    int page(int c, long v) {
+        return FingerprintClass.page(level(c), split(c), v);
+    }
+
+    int suffixBits(int c, int page) {
+        return FingerprintClass.suffixBits(width(c), level(c), split(c), page);
+    }
+
+    /** The suffix of prefix {@code v} in page {@code page} of class {@code c}. */
+    long suffix(int c, long v, int page) {
+        return v >>> (width(c) - suffixBits(c, page));
+    }
+
+    boolean wantsSplit(int c) {
+        return FingerprintClass.wantsSplit(width(c), level(c), split(c), entries(c));
+    }
+
+    /**
+     * Advances class {@code c}'s split pointer after its page {@link #split} was split; returns the
+     * new page.
+     */
+    int advanceSplit(int c) {
+        int level = level(c);
+        int split = split(c);
+        int created = (1 << level) + split;
+        split++;
+        if (split == 1 << level) {
+            level++;
+            split = 0;
+        }
+        classes[3 * c] = width(c) | (long) level << 8 | (long) split << 16;
+        return created;
     }
 
     /**
@@ -83,7 +172,7 @@ public final class FilterMeta {
      * filter {@link #saturated} and returns -1 (the newest class keeps filling past its capacity).
      */
     int growClass() {
-        int i = classes.size();
+        int i = classCount();
         FingerprintClass next =
                 i >= MAX_CLASSES
                         ? null
@@ -92,7 +181,8 @@ public final class FilterMeta {
             saturated = true;
             return -1;
         }
-        classes.add(next);
+        classes = Arrays.copyOf(classes, classes.length + 3);
+        pack(classes, i, next);
         return i;
     }
 
@@ -125,14 +215,16 @@ public final class FilterMeta {
 
     /** True if the newest layer holds as many items as it was sized for. */
     public boolean isFull() {
-        return isFingerprints()
-                ? classes.get(classes.size() - 1).isFull()
-                : layers.get(layers.size() - 1).isFull();
+        if (isFingerprints()) {
+            int last = classCount() - 1;
+            return entries(last) >= capacity(last);
+        }
+        return layers.get(layers.size() - 1).isFull();
     }
 
     /** Bloom layers or fingerprint classes. */
     public int layerCount() {
-        return isFingerprints() ? classes.size() : layers.size();
+        return isFingerprints() ? classCount() : layers.size();
     }
 
     public BloomLayer layer(int i) {
@@ -169,10 +261,19 @@ public final class FilterMeta {
         for (BloomLayer l : layers) {
             n += l.count;
         }
-        for (FingerprintClass c : classes) {
-            n += c.count;
+        for (int c = 0; c < classCount(); c++) {
+            n += entries(c);
         }
         return n;
+    }
+
+    /** Copies of the classes. */
+    List<FingerprintClass> fingerprintClasses() {
+        List<FingerprintClass> all = new ArrayList<>(classCount());
+        for (int c = 0; c < classCount(); c++) {
+            all.add(fingerprintClass(c));
+        }
+        return all;
     }
 
     FilterMeta copy() {
@@ -180,11 +281,12 @@ public final class FilterMeta {
         for (BloomLayer l : layers) {
             c.add(l.copy());
         }
-        List<FingerprintClass> k = classes.isEmpty() ? List.of() : new ArrayList<>(classes.size());
-        for (FingerprintClass f : classes) {
-            k.add(f.copy());
-        }
-        return new FilterMeta(strategy, initialCapacity, targetFpp, c, k);
+        return new FilterMeta(
+                strategy,
+                initialCapacity,
+                targetFpp,
+                c,
+                classes.length == 0 ? NO_CLASSES : classes.clone());
     }
 
     @Override
@@ -192,7 +294,7 @@ public final class FilterMeta {
         return "FilterMeta(strategy="
                 + strategy
                 + ", "
-                + (isFingerprints() ? classes : layers)
+                + (isFingerprints() ? fingerprintClasses() : layers)
                 + ")";
     }
 }

@@ -77,13 +77,13 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
         out.writeLong(m.initialCapacity);
         out.writeDouble(m.targetFpp);
         if (fingerprints) {
-            out.writeByte(m.classes.size());
-            for (FingerprintClass c : m.classes) {
-                out.writeByte(c.width);
-                out.writeByte(c.level);
-                out.writeInt(c.split);
-                out.writeLong(c.capacity);
-                out.writeLong(c.count);
+            out.writeByte(m.classCount());
+            for (int c = 0; c < m.classCount(); c++) {
+                out.writeByte(m.width(c));
+                out.writeByte(m.level(c));
+                out.writeInt(m.split(c));
+                out.writeLong(m.capacity(c));
+                out.writeLong(m.entries(c));
             }
         } else {
             out.writeByte(m.layers.size());

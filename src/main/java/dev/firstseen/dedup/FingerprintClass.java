@@ -8,6 +8,10 @@ import java.util.Locale;
  * FingerprintPage}s addressed by linear hashing on the prefix's top bits. Pages {@code 0 .. 2^level
  * + split - 1} exist; pages below {@code split} and from {@code 2^level} on are one bit deeper.
  * Geometry is stored with the key, so later sizing options never change how it is read.
+ *
+ * <p>A value: a filter keeps its classes packed in {@link FilterMeta} (one object per class would
+ * cost each cached key 40 bytes a class) and hands out these as copies. The static methods are the
+ * geometry both use.
  */
 public final class FingerprintClass {
     /** Pages are split once the class holds more than this many entries per page on average. */
@@ -16,17 +20,20 @@ public final class FingerprintClass {
     /** Pages are not split below this suffix width. */
     static final int MIN_SUFFIX_BITS = 8;
 
+    /** Deepest level: page ids keep 24 bits for the page. */
+    static final int MAX_LEVEL = 23;
+
     public final int width;
     public final long capacity;
-    int level;
-    int split;
-    long count;
+    public final int level;
+    public final int split;
+    public final long count;
 
     public FingerprintClass(int width, long capacity, int level, int split, long count) {
         if (width < 1 || width > FingerprintPage.MAX_SUFFIX_BITS) {
             throw new IllegalArgumentException("width out of range: " + width);
         }
-        if (level < 0 || level > 23 || split < 0 || split >= (1 << level)) {
+        if (level < 0 || level > MAX_LEVEL || split < 0 || split >= (1 << level)) {
             throw new IllegalArgumentException("level/split out of range: " + level + "/" + split);
         }
         this.width = width;
@@ -37,15 +44,7 @@ public final class FingerprintClass {
     }
 
     public int pages() {
-        return (1 << level) + split;
-    }
-
-    public int level() {
-        return level;
-    }
-
-    public int split() {
-        return split;
+        return pages(level, split);
     }
 
     public long count() {
@@ -56,8 +55,22 @@ public final class FingerprintClass {
         return count >= capacity;
     }
 
-    /** The class's prefix of a fingerprint: the top {@link #width} bits of {@code hi}. */
+    /** The class's prefix of a fingerprint. */
     long prefix(Fingerprint fp) {
+        return prefix(width, fp);
+    }
+
+    /** Page index of a prefix. */
+    int page(long v) {
+        return page(level, split, v);
+    }
+
+    static int pages(int level, int split) {
+        return (1 << level) + split;
+    }
+
+    /** The top {@code width} bits of {@code hi}. */
+    static long prefix(int width, Fingerprint fp) {
         return fp.hi >>> (64 - width);
     }
 
@@ -65,41 +78,21 @@ public final class FingerprintClass {
      * Page index of a prefix: its low {@code level} bits, or {@code level + 1} bits below the split
      * pointer (linear hashing: page t splits into t and t + 2^level).
      */
-    int page(long v) {
+    static int page(int level, int split, long v) {
         int t = (int) (v & ((1 << level) - 1));
         return t < split ? (int) (v & ((1 << (level + 1)) - 1)) : t;
     }
 
     /** Suffix width of page {@code page}. */
-    int suffixBits(int page) {
+    static int suffixBits(int width, int level, int split, int page) {
         return width - level - (page < split || page >= (1 << level) ? 1 : 0);
     }
 
-    /** The suffix of a prefix in its page: the bits above the page index. */
-    long suffix(long v, int page) {
-        return v >>> (width - suffixBits(page));
-    }
-
     /** True if the class has more entries per page than {@link #PAGE_ENTRIES} and can split. */
-    boolean wantsSplit() {
-        return count > (long) PAGE_ENTRIES * pages()
+    static boolean wantsSplit(int width, int level, int split, long count) {
+        return count > (long) PAGE_ENTRIES * pages(level, split)
                 && width - level - 1 >= MIN_SUFFIX_BITS
-                && level < 23;
-    }
-
-    /** Advances the split pointer after page {@link #split} was split; returns the new page. */
-    int advanceSplit() {
-        int created = (1 << level) + split;
-        split++;
-        if (split == 1 << level) {
-            level++;
-            split = 0;
-        }
-        return created;
-    }
-
-    FingerprintClass copy() {
-        return new FingerprintClass(width, capacity, level, split, count);
+                && level < MAX_LEVEL;
     }
 
     @Override

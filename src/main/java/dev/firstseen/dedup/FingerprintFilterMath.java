@@ -65,8 +65,8 @@ public final class FingerprintFilterMath {
      */
     public static double rate(FilterMeta meta) {
         double r = 0;
-        for (FingerprintClass c : meta.classes) {
-            r += Math.scalb((double) c.count, -c.width);
+        for (int c = 0; c < meta.classCount(); c++) {
+            r += Math.scalb((double) meta.entries(c), -meta.width(c));
         }
         return r;
     }

@@ -14,14 +14,29 @@ final class KeyFilter {
     /** Marks a page that was looked up and is not in state (all bits zero). */
     static final byte[] ABSENT = new byte[0];
 
+    private static final byte[][] NO_SLOTS = new byte[0][];
+
     final Object key;
     final FilterMeta meta;
     boolean metaDirty;
-    private byte[][][] pages;
-    private BitSet[] dirty;
-    private int dirtyPages;
+
+    /**
+     * Every layer's page slots in one array, layer 0 first: layer {@code l} starts at the sum of
+     * the page counts of the layers before it. Only the newest layer (a fingerprint class that
+     * splits) changes its page count, and it sits at the end, so the table grows by copying. One
+     * array instead of one per layer saves a header per layer on every cached key.
+     */
+    private byte[][] slots;
+
+    /** Dirty slots; null while the filter is clean, so a clean key holds no bit set. */
+    private BitSet dirty;
+
     private long bytes;
-    private int loadedPages;
+
+    /** The cache's least-recently-used list (see {@link FilterCache}). */
+    KeyFilter older;
+
+    KeyFilter newer;
 
     /** Exact mode's rebuild of this filter in progress, or null. */
     private Rebuild rebuild;
@@ -38,10 +53,32 @@ final class KeyFilter {
         this.key = key;
         this.meta = meta;
         this.metaDirty = isNew;
-        int n = meta.layerCount();
-        this.pages = new byte[n][][];
-        this.dirty = new BitSet[n];
         this.createdHere = isNew ? -1 : 0;
+        this.slots = new byte[slotCount(meta.layerCount())][];
+        this.bytes = tableBytes(slots.length);
+    }
+
+    /** Slots of a table for the first {@code layers} layers (room to split in the last one). */
+    private int slotCount(int layers) {
+        if (layers == 0) {
+            return 0;
+        }
+        int last = layers - 1;
+        return base(last)
+                + (meta.isFingerprints() ? tableSize(meta.pages(last)) : meta.layer(last).pages);
+    }
+
+    /** The first slot of layer {@code layer}. */
+    private int base(int layer) {
+        int n = 0;
+        for (int l = 0; l < layer; l++) {
+            n += pageCount(l);
+        }
+        return n;
+    }
+
+    private int pageCount(int layer) {
+        return meta.isFingerprints() ? meta.pages(layer) : meta.layer(layer).pages;
     }
 
     /** True if any layer may hold {@code fp}; false means it was certainly never inserted. */
@@ -49,9 +86,14 @@ final class KeyFilter {
         if (meta.isFingerprints()) {
             return findClass(fp, source) >= 0;
         }
-        for (int layer = meta.layerCount() - 1; layer >= 0; layer--) {
+        int last = meta.layerCount() - 1;
+        int base = base(last);
+        for (int layer = last; layer >= 0; layer--) {
             BloomLayer g = meta.layer(layer);
-            byte[] p = page(layer, BlockedBloom.page(fp, layer, g), source);
+            if (layer < last) {
+                base -= g.pages;
+            }
+            byte[] p = page(layer, base, BlockedBloom.page(fp, layer, g), source);
             if (p != ABSENT && BlockedBloom.mightContain(fp, layer, g, p)) {
                 return true;
             }
@@ -86,7 +128,7 @@ final class KeyFilter {
             }
         }
         BloomLayer g = meta.layer(layer);
-        byte[] p = pageForWrite(layer, BlockedBloom.page(fp, layer, g), source);
+        byte[] p = pageForWrite(layer, base(layer), BlockedBloom.page(fp, layer, g), source);
         BlockedBloom.put(fp, layer, g, p);
         g.count++;
         metaDirty = true;
@@ -95,13 +137,18 @@ final class KeyFilter {
 
     /** The newest class holding {@code fp}'s prefix, or -1. */
     private int findClass(Fingerprint fp, PageSource source) throws Exception {
-        for (int c = meta.classes.size() - 1; c >= 0; c--) {
-            FingerprintClass k = meta.classes.get(c);
-            long v = k.prefix(fp);
-            int index = k.page(v);
-            byte[] p = page(c, index, source);
+        int last = meta.classCount() - 1;
+        int base = base(last);
+        for (int c = last; c >= 0; c--) {
+            if (c < last) {
+                base -= meta.pages(c);
+            }
+            long v = meta.prefix(c, fp);
+            int index = meta.page(c, v);
+            byte[] p = page(c, base, index, source);
             if (p != ABSENT
-                    && FingerprintPage.contains(p, k.suffixBits(index), k.suffix(v, index))) {
+                    && FingerprintPage.contains(
+                            p, meta.suffixBits(c, index), meta.suffix(c, v, index))) {
                 return c;
             }
         }
@@ -109,36 +156,41 @@ final class KeyFilter {
     }
 
     private boolean insertFingerprint(Fingerprint fp, PageSource source) throws Exception {
-        int c = meta.classes.size() - 1;
+        int c = meta.classCount() - 1;
         boolean grew = false;
-        if (meta.classes.get(c).isFull() && !meta.saturated) {
+        if (meta.isFull() && !meta.saturated) {
             int next = grow();
             if (next >= 0) {
                 c = next;
                 grew = true;
             }
         }
-        FingerprintClass k = meta.classes.get(c);
-        long v = k.prefix(fp);
-        int index = k.page(v);
-        byte[] p = page(c, index, source);
-        setPage(c, index, FingerprintPage.insert(p, k.suffixBits(index), k.suffix(v, index)));
-        k.count++;
+        int base = base(c);
+        long v = meta.prefix(c, fp);
+        int index = meta.page(c, v);
+        byte[] p = page(c, base, index, source);
+        setPage(
+                base,
+                index,
+                FingerprintPage.insert(p, meta.suffixBits(c, index), meta.suffix(c, v, index)));
+        meta.addEntries(c, 1);
         metaDirty = true;
-        if (k.wantsSplit()) {
-            splitPage(c, k, source);
+        if (meta.wantsSplit(c)) {
+            splitPage(c, base, source);
         }
         return grew;
     }
 
-    /** Splits the class's page at its split pointer into it and a new page (linear hashing). */
-    private void splitPage(int c, FingerprintClass k, PageSource source) throws Exception {
-        int index = k.split();
-        byte[] p = page(c, index, source);
-        byte[][] halves = FingerprintPage.split(p, k.suffixBits(index));
-        int created = k.advanceSplit();
-        setPage(c, index, halves[0]);
-        setPage(c, created, halves[1]);
+    /**
+     * Splits the newest class's page at its split pointer into it and a new page (linear hashing).
+     */
+    private void splitPage(int c, int base, PageSource source) throws Exception {
+        int index = meta.split(c);
+        byte[] p = page(c, base, index, source);
+        byte[][] halves = FingerprintPage.split(p, meta.suffixBits(c, index));
+        int created = meta.advanceSplit(c);
+        setPage(base, index, halves[0]);
+        setPage(base, created, halves[1]);
     }
 
     /**
@@ -150,12 +202,15 @@ final class KeyFilter {
         if (c < 0) {
             return false;
         }
-        FingerprintClass k = meta.classes.get(c);
-        long v = k.prefix(fp);
-        int index = k.page(v);
-        byte[] p = page(c, index, source);
-        setPage(c, index, FingerprintPage.remove(p, k.suffixBits(index), k.suffix(v, index)));
-        k.count--;
+        int base = base(c);
+        long v = meta.prefix(c, fp);
+        int index = meta.page(c, v);
+        byte[] p = page(c, base, index, source);
+        setPage(
+                base,
+                index,
+                FingerprintPage.remove(p, meta.suffixBits(c, index), meta.suffix(c, v, index)));
+        meta.addEntries(c, -1);
         metaDirty = true;
         return true;
     }
@@ -163,22 +218,23 @@ final class KeyFilter {
     /**
      * Replaces a fingerprint page (pages are rewritten, not changed in place) and marks it dirty.
      */
-    private void setPage(int layer, int index, byte[] p) {
-        byte[][] lp = layerPages(layer);
-        if (index >= lp.length) {
-            int n = lp.length;
-            lp = pages[layer] = Arrays.copyOf(lp, Math.max(index + 1, n * 2));
-            bytes += align(16L + 4L * lp.length) - align(16L + 4L * n);
+    private void setPage(int base, int index, byte[] p) {
+        int slot = base + index;
+        if (slot >= slots.length) { // the newest class split past its table's room
+            resize(Math.max(slot + 1, base + 2 * (slots.length - base)));
         }
-        byte[] old = lp[index];
+        byte[] old = slots[slot];
         if (old != null && old != ABSENT) {
             bytes -= arrayBytes(old.length);
-        } else if (p.length > 0) {
-            loadedPages++;
         }
-        lp[index] = p.length == 0 ? ABSENT : p;
+        slots[slot] = p.length == 0 ? ABSENT : p;
         bytes += p.length == 0 ? 0 : arrayBytes(p.length);
-        markDirty(layer, index);
+        markDirty(slot);
+    }
+
+    private void resize(int n) {
+        bytes += tableBytes(n) - tableBytes(slots.length);
+        slots = Arrays.copyOf(slots, n);
     }
 
     /**
@@ -252,17 +308,14 @@ final class KeyFilter {
         rebuild = null;
         meta.replaceLayers(r.layer);
         r.layer.count = r.read + r.added;
-        pages = new byte[][][] {r.pages};
+        slots = r.pages;
         BitSet d = new BitSet(r.pages.length);
-        loadedPages = 0;
         for (int i = 0; i < r.pages.length; i++) {
             if (r.pages[i] != null) {
                 d.set(i);
-                loadedPages++;
             }
         }
-        dirty = new BitSet[] {loadedPages == 0 ? null : d};
-        dirtyPages = loadedPages;
+        dirty = d.isEmpty() ? null : d;
         bytes = r.bytes;
         metaDirty = true;
         createdHere = 1; // the caller cleared the key's pages from state
@@ -288,7 +341,7 @@ final class KeyFilter {
         Rebuild(BloomLayer layer) {
             this.layer = layer;
             this.pages = new byte[layer.pages][];
-            this.bytes = align(16L + 4L * pages.length);
+            this.bytes = tableBytes(pages.length);
         }
 
         void put(Fingerprint fp) {
@@ -302,50 +355,50 @@ final class KeyFilter {
         }
     }
 
-    /** The page for reading; {@link #ABSENT} if it holds no bits. */
+    /**
+     * Page {@code index} of layer {@code layer} for reading; {@link #ABSENT} if it holds no bits.
+     */
     byte[] page(int layer, int index, PageSource source) throws Exception {
-        byte[][] layerPages = layerPages(layer);
-        if (index >= layerPages.length) {
+        return page(layer, base(layer), index, source);
+    }
+
+    private byte[] page(int layer, int base, int index, PageSource source) throws Exception {
+        int slot = base + index;
+        if (slot >= slots.length) {
             return ABSENT; // a fingerprint class's page beyond the table: never stored
         }
-        byte[] p = layerPages[index];
+        byte[] p = slots[slot];
         if (p == null && layer < 32 && (createdHere >>> layer & 1) != 0) {
-            p = layerPages[index] = ABSENT;
+            p = slots[slot] = ABSENT;
         } else if (p == null) {
             byte[] stored = source.load(BlockedBloom.pageId(layer, index));
             // A copy: a heap state backend hands out its own object, which we must not mutate.
             p = stored == null ? ABSENT : stored.clone();
-            layerPages[index] = p;
+            slots[slot] = p;
             bytes += p == ABSENT ? 0 : arrayBytes(p.length);
-            if (stored != null) {
-                loadedPages++;
-            }
         }
         return p;
     }
 
-    /** The page for writing: allocated if absent, and marked dirty. */
-    byte[] pageForWrite(int layer, int index, PageSource source) throws Exception {
-        byte[] p = page(layer, index, source);
+    /** The Bloom page for writing: allocated if absent, and marked dirty. */
+    private byte[] pageForWrite(int layer, int base, int index, PageSource source)
+            throws Exception {
+        byte[] p = page(layer, base, index, source);
         if (p == ABSENT) {
             p = new byte[meta.layer(layer).pageBytes()];
-            pages[layer][index] = p;
+            slots[base + index] = p;
             bytes += arrayBytes(p.length);
-            loadedPages++;
         }
-        markDirty(layer, index);
+        markDirty(base + index);
         return p;
     }
 
-    private void markDirty(int layer, int index) {
-        BitSet d = dirty[layer];
+    private void markDirty(int slot) {
+        BitSet d = dirty;
         if (d == null) {
-            d = dirty[layer] = new BitSet();
+            d = dirty = new BitSet(slots.length);
         }
-        if (!d.get(index)) {
-            d.set(index);
-            dirtyPages++;
-        }
+        d.set(slot);
     }
 
     /** Adds the next layer to the metadata and the page table; -1 if the filter is saturated. */
@@ -354,12 +407,8 @@ final class KeyFilter {
         if (layer < 0) {
             return -1;
         }
-        byte[][][] p = new byte[layer + 1][][];
-        System.arraycopy(pages, 0, p, 0, pages.length);
-        BitSet[] d = new BitSet[layer + 1];
-        System.arraycopy(dirty, 0, d, 0, dirty.length);
-        pages = p;
-        dirty = d;
+        // The old newest layer's spare room (a class's table is rounded up) is never used now.
+        resize(slotCount(layer + 1));
         metaDirty = true;
         if (layer < 32) {
             createdHere |= 1 << layer;
@@ -367,40 +416,35 @@ final class KeyFilter {
         return layer;
     }
 
-    private byte[][] layerPages(int layer) {
-        byte[][] lp = pages[layer];
-        if (lp == null) {
-            int n =
-                    meta.isFingerprints()
-                            ? tableSize(meta.fingerprintClass(layer).pages())
-                            : meta.layer(layer).pages;
-            lp = pages[layer] = new byte[n][];
-            bytes += align(16L + 4L * lp.length);
-        }
-        return lp;
-    }
-
     boolean isDirty() {
-        return metaDirty || dirtyPages > 0;
+        return metaDirty || dirty != null;
     }
 
     int dirtyPages() {
-        return dirtyPages;
+        return dirty == null ? 0 : dirty.cardinality();
     }
 
     /** Hands each dirty page to {@code sink} and marks it clean. */
     void drainDirty(PageSink sink) throws Exception {
-        for (int layer = 0; layer < dirty.length; layer++) {
-            BitSet d = dirty[layer];
-            if (d == null) {
-                continue;
+        BitSet d = dirty;
+        if (d != null) {
+            int layer = 0;
+            int base = 0;
+            int end = meta.layerCount() == 0 ? 0 : pageCountOrRoom(0);
+            for (int s = d.nextSetBit(0); s >= 0; s = d.nextSetBit(s + 1)) {
+                while (s >= end) {
+                    base = end;
+                    end += pageCountOrRoom(++layer);
+                }
+                sink.write(BlockedBloom.pageId(layer, s - base), slots[s]);
             }
-            for (int i = d.nextSetBit(0); i >= 0; i = d.nextSetBit(i + 1)) {
-                sink.write(BlockedBloom.pageId(layer, i), pages[layer][i]);
-            }
-            dirty[layer] = null; // a clean key holds no dirty-page sets
         }
-        dirtyPages = 0;
+        dirty = null; // a clean key holds no dirty-page set
+    }
+
+    /** A layer's page count; the newest layer owns the rest of the table. */
+    private int pageCountOrRoom(int layer) {
+        return layer == meta.layerCount() - 1 ? Integer.MAX_VALUE / 2 : pageCount(layer);
     }
 
     /** Receives a dirty page. */
@@ -420,24 +464,18 @@ final class KeyFilter {
     void discard() {
         rebuild = null;
         metaDirty = false;
-        dirtyPages = 0;
-        pages = new byte[0][][];
-        dirty = new BitSet[0];
+        slots = NO_SLOTS;
+        dirty = null;
         bytes = 0;
-        loadedPages = 0;
         createdHere = 0;
     }
 
     /** Heap bytes of the loaded pages alone, without page tables and object overhead. */
     long pageBytes() {
         long n = 0;
-        for (byte[][] layer : pages) {
-            if (layer != null) {
-                for (byte[] p : layer) {
-                    if (p != null) {
-                        n += p.length;
-                    }
-                }
+        for (byte[] p : slots) {
+            if (p != null) {
+                n += p.length;
             }
         }
         return n;
@@ -452,30 +490,29 @@ final class KeyFilter {
      */
     long bytes() {
         int layers = meta.layerCount();
-        long n = bytes + FIXED_BYTES + PER_LAYER_BYTES * layers;
-        if (isDirty()) {
-            n += DIRTY_ENTRY_BYTES;
+        long n = bytes + FIXED_BYTES;
+        if (meta.isFingerprints()) {
+            n += align(16L + 24L * layers); // the packed classes
+        } else { // the layer list, its array, the layers
+            n += 24 + align(16L + 4L * (layers + 1)) + BLOOM_LAYER_BYTES * layers;
         }
-        n += align(16L + 4L * Math.max(layers, 1)) * 2; // page-table and dirty-set arrays
-        for (BitSet d : dirty) {
-            if (d != null) {
-                n += 24 + align(16L + (d.size() >> 3));
-            }
+        if (dirty != null) {
+            n += DIRTY_ENTRY_BYTES + 24 + align(16L + (dirty.size() >> 3));
         }
         return n + (key instanceof String k ? 24 + align(16L + k.length()) : 64);
     }
 
-    /**
-     * This object (48), the metadata (40) with its layer list (24 + 24; the other strategy's list
-     * is a shared empty one), and the cache's LRU entry (40) with its share of the table (8).
-     */
-    private static final long FIXED_BYTES = 48 + 40 + 48 + 40 + 8;
+    /** This object (56), the metadata (40), and the filter's share of the cache's table (8). */
+    private static final long FIXED_BYTES = 56 + 40 + 8;
 
-    /** The cache's dirty-set entry, there while the key changed since its last write-back. */
-    private static final long DIRTY_ENTRY_BYTES = 40;
+    /**
+     * The cache's dirty-set entry, there while the key changed since its last write-back, with its
+     * share of the set's table.
+     */
+    private static final long DIRTY_ENTRY_BYTES = 48;
 
     /** A {@link BloomLayer} object. */
-    private static final long PER_LAYER_BYTES = 40;
+    private static final long BLOOM_LAYER_BYTES = 40;
 
     /** A fingerprint class's page table: room to split up to the next power of two. */
     private static int tableSize(int pages) {
@@ -490,7 +527,18 @@ final class KeyFilter {
         return (n + 7) & ~7L;
     }
 
+    /** Pages held on the heap (walks the table). */
     int loadedPages() {
-        return loadedPages;
+        int n = 0;
+        for (byte[] p : slots) {
+            if (p != null && p != ABSENT) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static long tableBytes(int slots) {
+        return align(16L + 4L * slots);
     }
 }

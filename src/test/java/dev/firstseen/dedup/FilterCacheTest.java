@@ -2,8 +2,12 @@ package dev.firstseen.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -82,6 +86,52 @@ class FilterCacheTest {
                                     b.source("k" + k)))
                     .isTrue();
         }
+    }
+
+    /** A key whose hash code only {@code bucket} decides, so that keys collide on purpose. */
+    private record Colliding(int id, int bucket) {
+        @Override
+        public int hashCode() {
+            return bucket;
+        }
+    }
+
+    /**
+     * The cache's own table and recency list against a LinkedHashMap in access order: random gets,
+     * peeks and removes over keys of which many share a hash code (long probe runs, deletions in
+     * their middle, growing and shrinking tables) find the same filters in the same order.
+     */
+    @Test
+    void findsAndOrdersKeysAsAnAccessOrderedMapDoes() throws Exception {
+        MemoryBacking b = new MemoryBacking();
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
+        Map<Object, KeyFilter> model = new LinkedHashMap<>(16, 0.75f, true);
+        Random random = new Random(14);
+        for (int step = 0; step < 200_000; step++) {
+            int id = random.nextInt(step < 100_000 ? 6_000 : 300);
+            Object key = new Colliding(id, id % 40);
+            int op = random.nextInt(10);
+            if (op < 6) {
+                KeyFilter f = cache.get(key);
+                KeyFilter expected = model.computeIfAbsent(key, k -> f);
+                assertThat(f).isSameAs(expected);
+            } else if (op < 8) {
+                assertThat(cache.peek(key)).isSameAs(model.get(key));
+            } else {
+                cache.remove(key);
+                model.remove(key);
+            }
+            if (step % 10_000 == 0 || step == 199_999) {
+                assertThat(cache.filters()).containsExactlyElementsOf(model.values());
+                assertThat(cache.keys()).isEqualTo(model.size());
+            }
+        }
+        List<Object> keys = new ArrayList<>(model.keySet());
+        for (Object key : keys) {
+            cache.remove(key);
+        }
+        assertThat(cache.keys()).isZero();
+        assertThat(cache.filters()).isEmpty();
     }
 
     @Test

@@ -99,13 +99,12 @@ class StateSerializersTest {
     @Test
     void filterMetaFormatV2() throws IOException {
         FilterMeta m = FilterMeta.createFingerprints(128, 1e-4);
-        m.fingerprintClass(0).count = 130;
+        m.addEntries(0, 130);
         KeyFilter f = new KeyFilter("k", m, true);
         f.grow();
-        FingerprintClass c1 = m.fingerprintClass(1);
-        c1.count = 1200;
-        c1.advanceSplit();
-        c1.advanceSplit();
+        m.addEntries(1, 1200);
+        m.advanceSplit(1);
+        m.advanceSplit(1);
         String golden =
                 "02" // format
                         + "02" // strategy
