@@ -36,6 +36,8 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
+import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -134,6 +136,15 @@ public final class ScaleRun {
         cluster.setString("state.backend.rocksdb.localdir", work.resolve("rocksdb").toString());
         cluster.setString("rest.bind-address", "127.0.0.1");
         cluster.setString("taskmanager.memory.managed.size", managedMemory);
+        // Checkpoint and state-backend options go to the cluster too: set only on the job, the
+        // cluster's incremental setting above won (a 50 M run "without" incremental checkpoints
+        // had a checkpoint directory as large as RocksDB's).
+        firstseenOptions.forEach(
+                (k, v) -> {
+                    if (k.startsWith("execution.checkpointing.") || k.startsWith("state.")) {
+                        cluster.setString(k, v);
+                    }
+                });
         MiniClusterWithClientResource flink =
                 new MiniClusterWithClientResource(
                         new MiniClusterResourceConfiguration.Builder()
@@ -176,6 +187,7 @@ public final class ScaleRun {
             IN.set(0);
             FIRST_SEEN.set(0);
             long start = System.nanoTime();
+            long startMillis = System.currentTimeMillis();
             JobClient client = env.executeAsync("scale run: " + job);
             out.printf(
                     Locale.ROOT,
@@ -250,11 +262,71 @@ public final class ScaleRun {
                         EndToEndHarness.get(acc, FirstSeenMetrics.FILTER_REBUILDS),
                         EndToEndHarness.get(acc, FirstSeenMetrics.FILTER_REBUILD_READS));
             }
+            largestCheckpoint(flink, result, samples, startMillis, out);
             summarize(samples, distinct, out);
         } finally {
             flink.after();
         }
         return samples;
+    }
+
+    /**
+     * Prints the largest completed checkpoint in Flink's recent history (its full state size, as
+     * the web UI shows it: with incremental checkpoints, every SST file it refers to, stale page
+     * versions included) per URL seen when it was triggered. The checkpoint directory, sampled
+     * above, also holds the checkpoint in flight and files only older checkpoints refer to.
+     */
+    private static void largestCheckpoint(
+            MiniClusterWithClientResource flink,
+            JobExecutionResult result,
+            List<Sample> samples,
+            long startMillis,
+            PrintStream out)
+            throws Exception {
+        List<AbstractCheckpointStats> history =
+                flink.getMiniCluster()
+                        .getArchivedExecutionGraph(result.getJobID())
+                        .get()
+                        .getCheckpointStatsSnapshot()
+                        .getHistory()
+                        .getCheckpoints();
+        AbstractCheckpointStats largest = null;
+        for (AbstractCheckpointStats c : history) {
+            if (c.getStatus() == CheckpointStatsStatus.COMPLETED
+                    && (largest == null || c.getStateSize() > largest.getStateSize())) {
+                largest = c;
+            }
+        }
+        if (largest == null) {
+            out.println("no completed checkpoint in Flink's history");
+            return;
+        }
+        double at = (largest.getTriggerTimestamp() - startMillis) / 1e3;
+        double urls = urlsSeenAt(samples, at);
+        out.printf(
+                Locale.ROOT,
+                "largest completed checkpoint (of the last %d): %,d bytes full state size,"
+                        + " triggered at %.0f s with about %,.0f URLs seen = %.2f bytes per URL%n",
+                history.size(),
+                largest.getStateSize(),
+                at,
+                urls,
+                largest.getStateSize() / Math.max(1, urls));
+    }
+
+    /** URLs seen {@code seconds} after the start, interpolated between samples. */
+    static double urlsSeenAt(List<Sample> samples, double seconds) {
+        double t0 = 0;
+        double u0 = 0;
+        for (Sample s : samples) {
+            if (s.seconds() >= seconds) {
+                double f = (seconds - t0) / Math.max(1e-9, s.seconds() - t0);
+                return u0 + f * (s.urlsSeen() - u0);
+            }
+            t0 = s.seconds();
+            u0 = s.urlsSeen();
+        }
+        return u0;
     }
 
     /** Throughput near 1 M URLs seen against throughput near the end. */

@@ -40,14 +40,15 @@ public final class Size {
 
     private static final Figure PER_KEY =
             new Figure(
-                    592,
-                    "FilterCacheFootprintTest: a cached key with one 192-byte page, counted 592 B,"
-                            + " JOL measures 560-600 B");
+                    424,
+                    "FilterCacheFootprintTest: a clean cached key with one 128-byte page, counted"
+                            + " 424 B, JOL measures 430 B (2026-11-23, after the per-key"
+                            + " objects shrank)");
 
     private static final Figure FINGERPRINT_KEY =
             new Figure(
-                    415,
-                    "docs/bench-2m-fpp1e-4-fingerprints.txt: 2,000 cached keys, 415 B each as the"
+                    270,
+                    "docs/bench-2m-fpp1e-4-smaller-keys.txt: 2,000 cached keys, 270 B each as the"
                             + " filter cache counts them (FilterCacheFootprintTest: within 10% of"
                             + " JOL)");
 
@@ -87,12 +88,15 @@ public final class Size {
         if (mode == DedupMode.APPROXIMATE && rate == 0.0001) {
             return new Figures(
                     new Figure(
-                            2.6,
-                            "docs/bench-2m-fpp1e-4-fingerprints.txt: largest checkpoint 2.6 B per"
-                                    + " URL (local RocksDB taken as equal)"),
+                            6.5,
+                            "docs/scale-50m-approximate-fpp1e-4-incremental.txt: RocksDB"
+                                    + " 273,871,262 B at 42,210,878 URLs, the largest per URL of"
+                                    + " the last 10 M (2.4 right after a compaction)"),
                     new Figure(
-                            2.6,
-                            "docs/bench-2m-fpp1e-4-fingerprints.txt: 1,944,381 B, 745,760 URLs"),
+                            8.75,
+                            "docs/scale-50m-approximate-fpp1e-4-incremental.txt: largest"
+                                    + " checkpoint 431,297,063 B at about 49.3 M URLs (2.6 at 2 M:"
+                                    + " stale page versions grow with scale)"),
                     new Figure(
                             2.34,
                             "docs/bench-2m-fpp1e-4-fingerprints.txt: filter pages 2.34 B/URL"),
