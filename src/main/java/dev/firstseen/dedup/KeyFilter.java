@@ -165,20 +165,31 @@ final class KeyFilter {
                 grew = true;
             }
         }
-        int base = base(c);
-        long v = meta.prefix(c, fp);
-        int index = meta.page(c, v);
-        byte[] p = page(c, base, index, source);
-        setPage(
-                base,
-                index,
-                FingerprintPage.insert(p, meta.suffixBits(c, index), meta.suffix(c, v, index)));
-        meta.addEntries(c, 1);
-        metaDirty = true;
+        int base = rewrite(c, fp, true, source);
         if (meta.wantsSplit(c)) {
             splitPage(c, base, source);
         }
         return grew;
+    }
+
+    /**
+     * Adds {@code fp}'s prefix to class {@code c} or removes it, by rewriting its page; returns the
+     * class's first slot.
+     */
+    private int rewrite(int c, Fingerprint fp, boolean add, PageSource source) throws Exception {
+        int base = base(c);
+        long v = meta.prefix(c, fp);
+        int index = meta.page(c, v);
+        byte[] p = page(c, base, index, source);
+        int s = meta.suffixBits(c, index);
+        long u = meta.suffix(c, v, index);
+        setPage(
+                base,
+                index,
+                add ? FingerprintPage.insert(p, s, u) : FingerprintPage.remove(p, s, u));
+        meta.addEntries(c, add ? 1 : -1);
+        metaDirty = true;
+        return base;
     }
 
     /**
@@ -202,16 +213,7 @@ final class KeyFilter {
         if (c < 0) {
             return false;
         }
-        int base = base(c);
-        long v = meta.prefix(c, fp);
-        int index = meta.page(c, v);
-        byte[] p = page(c, base, index, source);
-        setPage(
-                base,
-                index,
-                FingerprintPage.remove(p, meta.suffixBits(c, index), meta.suffix(c, v, index)));
-        meta.addEntries(c, -1);
-        metaDirty = true;
+        rewrite(c, fp, false, source);
         return true;
     }
 
