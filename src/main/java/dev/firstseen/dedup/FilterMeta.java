@@ -141,9 +141,9 @@ public final class FilterMeta {
         return FingerprintClass.suffixBits(width(c), level(c), split(c), page);
     }
 
-    /** The suffix of prefix {@code v} in page {@code page} of class {@code c}. */
-    long suffix(int c, long v, int page) {
-        return v >>> (width(c) - suffixBits(c, page));
+    /** The {@code suffixBits}-bit suffix of class {@code c}'s prefix {@code v} in its page. */
+    long suffix(int c, long v, int suffixBits) {
+        return v >>> (width(c) - suffixBits);
     }
 
     boolean wantsSplit(int c) {

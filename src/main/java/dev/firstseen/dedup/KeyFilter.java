@@ -146,9 +146,11 @@ final class KeyFilter {
             long v = meta.prefix(c, fp);
             int index = meta.page(c, v);
             byte[] p = page(c, base, index, source);
-            if (p != ABSENT
-                    && FingerprintPage.contains(
-                            p, meta.suffixBits(c, index), meta.suffix(c, v, index))) {
+            if (p == ABSENT) {
+                continue;
+            }
+            int s = meta.suffixBits(c, index);
+            if (FingerprintPage.contains(p, s, meta.suffix(c, v, s))) {
                 return c;
             }
         }
@@ -182,7 +184,7 @@ final class KeyFilter {
         int index = meta.page(c, v);
         byte[] p = page(c, base, index, source);
         int s = meta.suffixBits(c, index);
-        long u = meta.suffix(c, v, index);
+        long u = meta.suffix(c, v, s);
         setPage(
                 base,
                 index,
