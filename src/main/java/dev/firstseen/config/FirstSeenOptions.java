@@ -333,6 +333,23 @@ public final class FirstSeenOptions {
                                     + " a timer when the key is idle; a key left empty is"
                                     + " removed). Exact mode only. Default: never.");
 
+    public static final ConfigOption<Integer> ROCKSDB_LEVEL0_COMPACTION_TRIGGER =
+            ConfigOptions.key("dedup.rocksdb.level0-compaction-trigger")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Level-0 files (one per checkpoint's flush) after which RocksDB"
+                                    + " compacts them into level 1, for every column family of"
+                                    + " the job; 0 leaves RocksDB's own (4). Rewritten filter"
+                                    + " pages leave stale versions in every checkpoint until a"
+                                    + " compaction drops them. Default: 1 in approximate mode"
+                                    + " (checkpoints near the live filter), 0 in exact mode"
+                                    + " (its append-only exact store gained nothing and ran"
+                                    + " slower with 1). Applied through"
+                                    + " dev.firstseen.dedup.SeenSetRocksDBOptions, which the job"
+                                    + " sets as state.backend.rocksdb.options-factory unless that"
+                                    + " names another class.");
+
     public static final ConfigOption<Boolean> METRICS_ACCUMULATORS =
             ConfigOptions.key("metrics.accumulators")
                     .booleanType()
@@ -382,5 +399,6 @@ public final class FirstSeenOptions {
                     ALLOW_SETTINGS_CHANGE,
                     REVISIT_AFTER,
                     FORGET_AFTER,
+                    ROCKSDB_LEVEL0_COMPACTION_TRIGGER,
                     METRICS_ACCUMULATORS);
 }

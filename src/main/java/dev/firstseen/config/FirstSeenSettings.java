@@ -264,6 +264,12 @@ public final class FirstSeenSettings {
         if (conf.get(RECENT_CACHE_ENTRIES) < 0 || conf.get(RECENT_CACHE_ENTRIES) > 1 << 26) {
             problems.add("'dedup.recent-cache.entries' must be between 0 and 67108864");
         }
+        int trigger = conf.getOptional(ROCKSDB_LEVEL0_COMPACTION_TRIGGER).orElse(0);
+        if (trigger < 0 || trigger > 64) {
+            problems.add(
+                    "'dedup.rocksdb.level0-compaction-trigger' must be between 0 (RocksDB's"
+                            + " default) and 64 level-0 files; 1 keeps checkpoints smallest");
+        }
     }
 
     /** The Kafka producer's default {@code max.request.size}: the largest record it sends. */

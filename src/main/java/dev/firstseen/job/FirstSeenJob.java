@@ -3,6 +3,7 @@ package dev.firstseen.job;
 import dev.firstseen.config.FirstSeenOptions;
 import dev.firstseen.config.FirstSeenSettings;
 import dev.firstseen.dedup.DedupOperator;
+import dev.firstseen.dedup.SeenSetRocksDBOptions;
 import dev.firstseen.emit.KafkaOutput;
 import dev.firstseen.ingest.DecodeFunction;
 import dev.firstseen.ingest.KafkaInput;
@@ -27,6 +28,7 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -132,9 +134,10 @@ public final class FirstSeenJob {
 
     /**
      * Flink options FirstSeen sets unless the configuration does: a checkpoint interval (the
-     * exactly-once sink commits only on checkpoints) and object reuse (the stages hand records on
-     * and never keep them). It also passes {@code metrics.accumulators} to the operators as a
-     * global job parameter (see {@link FirstSeenMetrics#ACCUMULATORS_PARAMETER}).
+     * exactly-once sink commits only on checkpoints), object reuse (the stages hand records on and
+     * never keep them) and {@link SeenSetRocksDBOptions} as RocksDB's options factory. It also
+     * passes {@code metrics.accumulators} to the operators as a global job parameter (see {@link
+     * FirstSeenMetrics#ACCUMULATORS_PARAMETER}).
      */
     public static Configuration withJobDefaults(Configuration conf) {
         Configuration c = new Configuration(conf);
@@ -143,6 +146,11 @@ public final class FirstSeenJob {
         }
         if (!c.contains(PipelineOptions.OBJECT_REUSE)) {
             c.set(PipelineOptions.OBJECT_REUSE, true);
+        }
+        // Ignored by a heap state backend; a factory the user named wins (see
+        // SeenSetRocksDBOptions for why checkpoints need it).
+        if (!c.contains(RocksDBOptions.OPTIONS_FACTORY)) {
+            c.set(RocksDBOptions.OPTIONS_FACTORY, SeenSetRocksDBOptions.class.getName());
         }
         boolean accumulators =
                 c.getOptional(FirstSeenOptions.METRICS_ACCUMULATORS)

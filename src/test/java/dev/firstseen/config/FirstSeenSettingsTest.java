@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.dedup.SeenSetRocksDBOptions;
 import dev.firstseen.ingest.StartingOffsets;
 import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.keying.KeyMode;
@@ -15,6 +16,7 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.junit.jupiter.api.Test;
 
 class FirstSeenSettingsTest {
@@ -112,6 +114,34 @@ class FirstSeenSettingsTest {
                 FirstSeenJob.withJobDefaults(args("--execution.checkpointing.interval", "3 s"));
         assertThat(given.get(CheckpointingOptions.CHECKPOINTING_INTERVAL))
                 .isEqualTo(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void rocksDbGetsTheSeenSetOptionsUnlessTheUserNamesAFactory() {
+        assertThat(
+                        FirstSeenJob.withJobDefaults(new Configuration())
+                                .get(RocksDBOptions.OPTIONS_FACTORY))
+                .isEqualTo(SeenSetRocksDBOptions.class.getName());
+        assertThat(
+                        FirstSeenJob.withJobDefaults(
+                                        args(
+                                                "--state.backend.rocksdb.options-factory",
+                                                "com.example.Mine"))
+                                .get(RocksDBOptions.OPTIONS_FACTORY))
+                .isEqualTo("com.example.Mine");
+    }
+
+    @Test
+    void refusesALevel0TriggerRocksDbWouldStallOn() {
+        assertThatThrownBy(
+                        () ->
+                                FirstSeenSettings.from(
+                                        args(
+                                                "--kafka.bootstrap-servers",
+                                                "b:9092",
+                                                "--dedup.rocksdb.level0-compaction-trigger",
+                                                "65")))
+                .hasMessageContaining("'dedup.rocksdb.level0-compaction-trigger' must be between");
     }
 
     @Test
