@@ -20,10 +20,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
@@ -434,12 +437,17 @@ public final class ScaleRun {
     }
 
     static long bytesUnder(Path dir) {
+        // Flink's RocksDB snapshots hard-link the live SST files into a chk-N directory beside
+        // them until they are uploaded; a file counts once however many names it has.
+        Set<Object> seen = new HashSet<>();
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile)
-                    .mapToLong(
+            return files.mapToLong(
                             f -> {
                                 try {
-                                    return Files.size(f);
+                                    BasicFileAttributes a =
+                                            Files.readAttributes(f, BasicFileAttributes.class);
+                                    Object id = a.fileKey() != null ? a.fileKey() : f;
+                                    return a.isRegularFile() && seen.add(id) ? a.size() : 0;
                                 } catch (IOException gone) {
                                     return 0; // deleted while walking (compaction, cleanup)
                                 }

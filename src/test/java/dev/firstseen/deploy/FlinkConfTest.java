@@ -16,6 +16,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,14 @@ class FlinkConfTest {
         assertThat(conf.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).isTrue();
         assertThat(conf.get(CheckpointingOptions.CHECKPOINTING_INTERVAL))
                 .isEqualTo(FirstSeenJob.DEFAULT_CHECKPOINT_INTERVAL);
+    }
+
+    @Test
+    void theJobsRocksDbOptionsFactoryIsNotOverridden() {
+        // The job's SeenSetRocksDBOptions replaces a factory the cluster names: recommending
+        // one here would only mislead.
+        Configuration conf = GlobalConfiguration.loadConfiguration(DIR.toString());
+        assertThat(conf.getOptional(RocksDBOptions.OPTIONS_FACTORY)).isEmpty();
     }
 
     @Test
