@@ -469,7 +469,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         }
         boolean wasSaturated = f.meta.saturated;
         if (f.insert(fp, loader)) {
-            LOG.debug("Bloom filter of key {} grew to {}", f.key, f.meta);
+            LOG.debug("Bloom filter of key {} grew to {}", f.key(), f.meta);
         }
         if (f.meta.saturated && !wasSaturated) {
             saturated(f);
@@ -483,7 +483,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 "Bloom filter of key {} cannot grow past {} ({} URLs; at most {} layers of {}"
                         + " pages): it keeps filling its newest layer, so its rate rises above"
                         + " {}{}",
-                f.key,
+                f.key(),
                 f.meta,
                 f.meta.count(),
                 BloomLayer.MAX_LAYERS,
@@ -517,7 +517,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             f.startRebuild(layer);
             rebuilds.addLast(f);
             LOG.debug(
-                    "Bloom filter of key {} ({} URLs) queued for a spread rebuild", f.key, before);
+                    "Bloom filter of key {} ({} URLs) queued for a spread rebuild",
+                    f.key(),
+                    before);
             return;
         }
         long start = System.nanoTime();
@@ -535,7 +537,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             LOG.info(
                     "Bloom filter of key {} rebuilt from {} exact-store entries (filter counted {})"
                             + " into {} {}",
-                    f.key,
+                    f.key(),
                     read,
                     before,
                     f.meta,
@@ -555,7 +557,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         try {
             while (budget > 0 && !rebuilds.isEmpty()) {
                 KeyFilter f = rebuilds.peekFirst();
-                if (!f.isRebuilding() || cache.peek(f.key) != f) {
+                if (!f.isRebuilding() || cache.peek(f.key()) != f) {
                     // Evicted or cleared (which dropped its rebuild): not the cache's any more.
                     rebuilds.pollFirst();
                     f.abandonRebuild();
@@ -563,7 +565,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 }
                 long bytesBefore = f.bytes();
                 if (!f.rebuildStarted()) {
-                    setCurrentKey(f.key);
+                    setCurrentKey(f.key());
                     f.rebuildFrom(exact.fingerprints().iterator());
                 }
                 long n = f.rebuildStep(budget);
@@ -573,7 +575,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     rebuilds.pollFirst();
                     long counted = f.meta.count();
                     long read = f.rebuildRead();
-                    setCurrentKey(f.key);
+                    setCurrentKey(f.key());
                     pages.clear();
                     f.finishRebuild();
                     rebuilt(f, read, counted, "over the records since it was queued");
@@ -601,9 +603,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         @Override
         public int write(KeyFilter f) throws Exception {
             Object current = getCurrentKey();
-            boolean switchKey = current == null || !current.equals(f.key);
+            boolean switchKey = current == null || !f.hasKey(current);
             if (switchKey) {
-                setCurrentKey(f.key);
+                setCurrentKey(f.key());
             }
             int n = f.dirtyPages();
             if (f.metaDirty) {

@@ -118,12 +118,12 @@ final class FilterCache {
     KeyFilter peek(Object key) {
         KeyFilter[] t = table;
         int mask = t.length - 1;
-        for (int i = slot(key, mask); ; i = (i + 1) & mask) {
+        for (int i = slot(key.hashCode(), mask); ; i = (i + 1) & mask) {
             KeyFilter f = t[i];
             if (f == null) {
                 return null;
             }
-            if (f.key.equals(key)) {
+            if (f.hasKey(key)) {
                 if (f != newest) {
                     unlink(f);
                     append(f);
@@ -202,14 +202,14 @@ final class FilterCache {
     private void delete(KeyFilter f) {
         KeyFilter[] t = table;
         int mask = t.length - 1;
-        int i = slot(f.key, mask);
+        int i = slot(f.keyHash(), mask);
         while (t[i] != f) {
             i = (i + 1) & mask;
         }
         // Backward shift: move later entries of the probe run into the hole they would have
         // probed past, so that lookups need no tombstones.
         for (int j = (i + 1) & mask; t[j] != null; j = (j + 1) & mask) {
-            int home = slot(t[j].key, mask);
+            int home = slot(t[j].keyHash(), mask);
             if (((j - home) & mask) >= ((j - i) & mask)) {
                 t[i] = t[j];
                 i = j;
@@ -233,15 +233,15 @@ final class FilterCache {
 
     private static void insertSlot(KeyFilter[] t, KeyFilter f) {
         int mask = t.length - 1;
-        int i = slot(f.key, mask);
+        int i = slot(f.keyHash(), mask);
         while (t[i] != null) {
             i = (i + 1) & mask;
         }
         t[i] = f;
     }
 
-    private static int slot(Object key, int mask) {
-        int h = key.hashCode();
+    private static int slot(int hashCode, int mask) {
+        int h = hashCode;
         h = (h ^ (h >>> 16)) * 0x9E3779B9; // spreads hash codes that differ in few bits
         return (h ^ (h >>> 15)) & mask;
     }

@@ -1,5 +1,6 @@
 package dev.firstseen.dedup;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Iterator;
@@ -16,7 +17,12 @@ final class KeyFilter {
 
     private static final byte[][] NO_SLOTS = new byte[0][];
 
-    final Object key;
+    /**
+     * The partition key: an ASCII string's bytes (domains and hosts are ASCII once IDNA has made
+     * them so), else the key object. Bytes save the String object, 24 of a cached key's bytes.
+     */
+    private final Object key;
+
     final FilterMeta meta;
     boolean metaDirty;
 
@@ -50,12 +56,55 @@ final class KeyFilter {
     private int createdHere;
 
     KeyFilter(Object key, FilterMeta meta, boolean isNew) {
-        this.key = key;
+        this.key =
+                key instanceof String k && isAscii(k) ? k.getBytes(StandardCharsets.US_ASCII) : key;
         this.meta = meta;
         this.metaDirty = isNew;
         this.createdHere = isNew ? -1 : 0;
         this.slots = new byte[slotCount(meta.layerCount())][];
         this.bytes = tableBytes(slots.length);
+    }
+
+    /** The partition key, as Flink's keyed state takes it (a new String if kept as bytes). */
+    Object key() {
+        return key instanceof byte[] b ? new String(b, StandardCharsets.US_ASCII) : key;
+    }
+
+    /** True if this is {@code k}'s filter; allocates nothing. */
+    boolean hasKey(Object k) {
+        if (!(key instanceof byte[] b)) {
+            return key.equals(k);
+        }
+        if (!(k instanceof String s) || s.length() != b.length) {
+            return false;
+        }
+        for (int i = 0; i < b.length; i++) {
+            if (s.charAt(i) != b[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The key's {@code hashCode()}, equal to the String's when kept as bytes. */
+    int keyHash() {
+        if (!(key instanceof byte[] b)) {
+            return key.hashCode();
+        }
+        int h = 0;
+        for (byte c : b) {
+            h = 31 * h + c;
+        }
+        return h;
+    }
+
+    private static boolean isAscii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Slots of a table for the first {@code layers} layers (room to split in the last one). */
@@ -503,7 +552,10 @@ final class KeyFilter {
         if (dirty != null) {
             n += DIRTY_ENTRY_BYTES + 24 + align(16L + (dirty.size() >> 3));
         }
-        return n + (key instanceof String k ? 24 + align(16L + k.length()) : 64);
+        return n
+                + (key instanceof byte[] b
+                        ? align(16L + b.length)
+                        : key instanceof String k ? 24 + align(16L + 2L * k.length()) : 64);
     }
 
     /** This object (56), the metadata (40), and the filter's share of the cache's table (8). */

@@ -64,8 +64,8 @@ class ApproximateFilterOperatorTest {
         assertThat(out).doesNotHaveDuplicates();
         assertThat(out.size()).isGreaterThan(canonicals(fresh).size() * 99 / 100);
         for (KeyFilter f : ((DedupOperator) now.getOperator()).cache().filters()) {
-            int key = Integer.parseInt(f.key.toString().replaceAll("\\D", ""));
-            assertThat(f.meta.isFingerprints()).as(f.key.toString()).isEqualTo(key >= 1000);
+            int key = Integer.parseInt(f.key().toString().replaceAll("\\D", ""));
+            assertThat(f.meta.isFingerprints()).as(f.key().toString()).isEqualTo(key >= 1000);
         }
     }
 

@@ -88,15 +88,15 @@ public final class Size {
         if (mode == DedupMode.APPROXIMATE && rate == 0.0001) {
             return new Figures(
                     new Figure(
-                            6.5,
-                            "docs/scale-50m-approximate-fpp1e-4-incremental.txt: RocksDB"
-                                    + " 273,871,262 B at 42,210,878 URLs, the largest per URL of"
-                                    + " the last 10 M (2.4 right after a compaction)"),
+                            4.16,
+                            "docs/scale-50m-approximate-fpp1e-4-level0-b.txt: RocksDB"
+                                    + " 197,579,260 B at 47,498,407 URLs, the largest per URL of"
+                                    + " the last 10 M (2.4 between compactions)"),
                     new Figure(
-                            8.75,
-                            "docs/scale-50m-approximate-fpp1e-4-incremental.txt: largest"
-                                    + " checkpoint 431,297,063 B at about 49.3 M URLs (2.6 at 2 M:"
-                                    + " stale page versions grow with scale)"),
+                            4.15,
+                            "docs/scale-50m-approximate-fpp1e-4-level0-b.txt: largest"
+                                    + " checkpoint 205,762,196 B at about 49.5 M URLs (level 0"
+                                    + " compacted after every flush; 8.75 without)"),
                     new Figure(
                             2.34,
                             "docs/bench-2m-fpp1e-4-fingerprints.txt: filter pages 2.34 B/URL"),
