@@ -28,7 +28,7 @@ class SizeTest {
                         200 * GIB,
                         200);
         String text = String.join("\n", plan);
-        // 30.8 B/URL on disk: 308 GB; 35.4 checkpointed: 354 GB; heap 1.64 B/URL + 424 B/key.
+        // 30.8 B/URL on disk: 308 GB; 35.4 checkpointed: 354 GB; heap 1.64 B/URL + 400 B/key.
         assertThat(text).contains("308.0 GB").contains("354.0 GB").contains("16.4 GB");
         // Heap decides: 16.99 GB over 2 GiB slots is 8 slots (disk would need 2).
         assertThat(text).contains("slots: 8 (heap 8").contains("disk 2");

@@ -40,15 +40,14 @@ public final class Size {
 
     private static final Figure PER_KEY =
             new Figure(
-                    424,
+                    400,
                     "FilterCacheFootprintTest: a clean cached key with one 128-byte page, counted"
-                            + " 424 B, JOL measures 430 B (2026-11-23, after the per-key"
-                            + " objects shrank)");
+                            + " 400 B, JOL measures 406 B (2026-11-23, ASCII keys kept as bytes)");
 
     private static final Figure FINGERPRINT_KEY =
             new Figure(
-                    270,
-                    "docs/bench-2m-fpp1e-4-smaller-keys.txt: 2,000 cached keys, 270 B each as the"
+                    246,
+                    "docs/bench-2m-fpp1e-4-byte-keys.txt: 2,000 cached keys, 246 B each as the"
                             + " filter cache counts them (FilterCacheFootprintTest: within 10% of"
                             + " JOL)");
 
