@@ -68,6 +68,14 @@ public final class SeenSetRocksDBOptions implements ConfigurableRocksDBOptionsFa
                 : current;
     }
 
+    /** What Flink's "Using configured options factory" log line shows. */
+    @Override
+    public String toString() {
+        return "SeenSetRocksDBOptions{level0CompactionTrigger="
+                + (level0CompactionTrigger > 0 ? level0CompactionTrigger : "RocksDB's own")
+                + "}";
+    }
+
     /** The level-0 trigger this factory sets, 0 for RocksDB's own. */
     public int level0CompactionTrigger() {
         return level0CompactionTrigger;
