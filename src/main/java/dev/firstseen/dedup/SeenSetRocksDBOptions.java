@@ -46,7 +46,7 @@ public final class SeenSetRocksDBOptions implements ConfigurableRocksDBOptionsFa
     }
 
     /** The trigger a configuration asks for: the option, else 1 in approximate mode, else 0. */
-    public static int level0CompactionTrigger(ReadableConfig configuration) {
+    private static int level0CompactionTrigger(ReadableConfig configuration) {
         return configuration
                 .getOptional(FirstSeenOptions.ROCKSDB_LEVEL0_COMPACTION_TRIGGER)
                 .orElse(
@@ -74,10 +74,5 @@ public final class SeenSetRocksDBOptions implements ConfigurableRocksDBOptionsFa
         return "SeenSetRocksDBOptions{level0CompactionTrigger="
                 + (level0CompactionTrigger > 0 ? level0CompactionTrigger : "RocksDB's own")
                 + "}";
-    }
-
-    /** The level-0 trigger this factory sets, 0 for RocksDB's own. */
-    public int level0CompactionTrigger() {
-        return level0CompactionTrigger;
     }
 }
