@@ -346,7 +346,7 @@ public final class FirstSeenOptions {
                                     + " (checkpoints near the live filter), 0 in exact mode"
                                     + " (its append-only exact store gained nothing and ran"
                                     + " slower with 1). Applied through"
-                                    + " dev.firstseen.dedup.SeenSetRocksDBOptions, which the job"
+                                    + " dev.firstseen.config.SeenSetRocksDBOptions, which the job"
                                     + " sets as state.backend.rocksdb.options-factory unless that"
                                     + " names another class.");
 

@@ -2,8 +2,8 @@ package dev.firstseen.job;
 
 import dev.firstseen.config.FirstSeenOptions;
 import dev.firstseen.config.FirstSeenSettings;
+import dev.firstseen.config.SeenSetRocksDBOptions;
 import dev.firstseen.dedup.DedupOperator;
-import dev.firstseen.dedup.SeenSetRocksDBOptions;
 import dev.firstseen.emit.KafkaOutput;
 import dev.firstseen.ingest.DecodeFunction;
 import dev.firstseen.ingest.KafkaInput;

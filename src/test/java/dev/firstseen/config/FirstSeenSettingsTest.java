@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.firstseen.dedup.DedupMode;
-import dev.firstseen.dedup.SeenSetRocksDBOptions;
 import dev.firstseen.ingest.StartingOffsets;
 import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.keying.KeyMode;

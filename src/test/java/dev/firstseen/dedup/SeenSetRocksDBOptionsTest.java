@@ -2,6 +2,7 @@ package dev.firstseen.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firstseen.config.SeenSetRocksDBOptions;
 import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;

@@ -1,6 +1,6 @@
-package dev.firstseen.dedup;
+package dev.firstseen.config;
 
-import dev.firstseen.config.FirstSeenOptions;
+import dev.firstseen.dedup.DedupMode;
 import java.util.Collection;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.state.rocksdb.ConfigurableRocksDBOptionsFactory;
