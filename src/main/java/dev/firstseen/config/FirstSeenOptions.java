@@ -350,6 +350,20 @@ public final class FirstSeenOptions {
                                     + " sets as state.backend.rocksdb.options-factory unless that"
                                     + " names another class.");
 
+    public static final ConfigOption<Boolean> ROCKSDB_COMPACT_BEFORE_CHECKPOINT =
+            ConfigOptions.key("dedup.rocksdb.compact-before-checkpoint")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Compact the filter pages' RocksDB column family in the task thread"
+                                    + " before each checkpoint, after the dirty pages are"
+                                    + " written, so that the checkpoint holds no superseded page"
+                                    + " versions: checkpoints near the live filter, for a pause"
+                                    + " of the subtask at every checkpoint that grows with its"
+                                    + " pages (about 0.5 s for 25 MB measured here). Uses"
+                                    + " RocksDBKeyedStateBackend#compactState; ignored on other"
+                                    + " state backends.");
+
     public static final ConfigOption<Boolean> METRICS_ACCUMULATORS =
             ConfigOptions.key("metrics.accumulators")
                     .booleanType()
@@ -400,5 +414,6 @@ public final class FirstSeenOptions {
                     REVISIT_AFTER,
                     FORGET_AFTER,
                     ROCKSDB_LEVEL0_COMPACTION_TRIGGER,
+                    ROCKSDB_COMPACT_BEFORE_CHECKPOINT,
                     METRICS_ACCUMULATORS);
 }

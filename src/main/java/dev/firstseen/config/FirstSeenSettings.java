@@ -474,6 +474,7 @@ public final class FirstSeenSettings {
                 .approximateFilter(conf.get(APPROXIMATE_FILTER))
                 .fingerprintBits(conf.get(FINGERPRINT_BITS))
                 .rebuildStep(conf.get(REBUILD_STEP))
+                .compactBeforeCheckpoint(conf.get(ROCKSDB_COMPACT_BEFORE_CHECKPOINT))
                 .expectedUrlsPerKey(conf.get(EXPECTED_URLS_PER_KEY))
                 .falsePositiveRate(conf.get(FALSE_POSITIVE_RATE))
                 .filterCacheBytes(conf.get(FILTER_CACHE_SIZE).getBytes())

@@ -26,6 +26,8 @@ import java.util.TreeMap;
  * @param approximateFilter the filter of keys created in approximate mode
  * @param rebuildStep exact-store entries a filter rebuild reads per record at most; keys with at
  *     most this many URLs are rebuilt at once
+ * @param compactBeforeCheckpoint compact the filter pages' column family before each checkpoint
+ *     (RocksDB only), see {@code dedup.rocksdb.compact-before-checkpoint}
  */
 public record DedupConfig(
         DedupMode mode,
@@ -39,7 +41,8 @@ public record DedupConfig(
         long revisitAfterMillis,
         long forgetAfterMillis,
         ApproximateFilter approximateFilter,
-        long rebuildStep)
+        long rebuildStep,
+        boolean compactBeforeCheckpoint)
         implements Serializable {
 
     public DedupConfig {
@@ -99,6 +102,13 @@ public record DedupConfig(
         private long forgetAfterMillis;
         private ApproximateFilter approximateFilter = ApproximateFilter.FINGERPRINTS;
         private long rebuildStep = DEFAULT_REBUILD_STEP;
+        private boolean compactBeforeCheckpoint;
+
+        /** See {@link DedupConfig#compactBeforeCheckpoint}. */
+        public Builder compactBeforeCheckpoint(boolean compact) {
+            this.compactBeforeCheckpoint = compact;
+            return this;
+        }
 
         /** See {@link DedupConfig#rebuildStep}; at least 1. */
         public Builder rebuildStep(long entries) {
@@ -193,7 +203,8 @@ public record DedupConfig(
                     revisitAfterMillis,
                     forgetAfterMillis,
                     approximateFilter,
-                    Math.max(1, rebuildStep));
+                    Math.max(1, rebuildStep),
+                    compactBeforeCheckpoint);
         }
     }
 }

@@ -18,6 +18,7 @@ import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.runtime.state.heap.HeapKeyedStateBackend;
+import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
@@ -92,6 +93,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient ValueState<Long> sweepTimer;
     private transient InternalTimerService<VoidNamespace> sweepTimers;
     private transient long lastFlushPages;
+    private transient long lastCompactionMillis;
+
+    /** Pages were written to state since the last compaction before a checkpoint. */
+    private transient boolean pagesWrittenSinceCompaction;
+
     private transient long lastSummaryNanos;
     /* Exact mode's rebuilds spread over records, oldest first (see rebuild()). */
     private transient ArrayDeque<KeyFilter> rebuilds;
@@ -215,6 +221,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         metrics.gauge("filterCacheKeys", cache::keys);
         metrics.gauge("filterCachePages", cache::pages);
         metrics.gauge("pagesFlushedLastCheckpoint", () -> lastFlushPages);
+        metrics.gauge("pagesCompactionMillisLastCheckpoint", () -> lastCompactionMillis);
         rebuilds = new ArrayDeque<>();
         // A scan that outlives its record needs map-state iterators that survive writes to the
         // same key: RocksDB's re-seek from the last key read (RocksDBMapState.RocksDBMapIterator),
@@ -615,6 +622,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             // A copy: a heap state backend keeps the object, and we go on changing ours.
             f.drainDirty((id, page) -> pages.put(id, page.clone()));
             metrics.pagesFlushed.inc(n);
+            pagesWrittenSinceCompaction |= n > 0;
             if (switchKey && current != null) {
                 setCurrentKey(current);
             }
@@ -626,6 +634,16 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
         lastFlushPages = cache.flushAll();
+        if (config.compactBeforeCheckpoint()
+                && pagesWrittenSinceCompaction
+                && getKeyedStateBackend() instanceof RocksDBKeyedStateBackend<?> rocksDb) {
+            // Flink's RocksDB checkpoints are the SST files, superseded page versions included
+            // (README, "Checkpoints and compaction"): merged away here, before the snapshot.
+            long start = System.nanoTime();
+            rocksDb.compactState(DedupState.bloomPages());
+            lastCompactionMillis = (System.nanoTime() - start) / 1_000_000;
+            pagesWrittenSinceCompaction = false;
+        }
         longestNanosLastInterval = longestNanos;
         longestNanosEver = Math.max(longestNanosEver, longestNanos);
         longestNanos = 0;
@@ -633,12 +651,14 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         if (now - lastSummaryNanos >= SUMMARY_INTERVAL_NANOS) {
             lastSummaryNanos = now;
             LOG.info(
-                    "Dedup subtask {}: checkpoint {} flushed {} dirty Bloom pages; page cache {}"
-                            + " keys, {} pages, {} bytes; since start {} first-seen, {}"
-                            + " duplicates, {} Bloom pages loaded, {} exact-store reads",
+                    "Dedup subtask {}: checkpoint {} flushed {} dirty Bloom pages (compaction"
+                            + " {} ms); page cache {} keys, {} pages, {} bytes; since start {}"
+                            + " first-seen, {} duplicates, {} Bloom pages loaded, {} exact-store"
+                            + " reads",
                     getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                     checkpointId,
                     lastFlushPages,
+                    lastCompactionMillis,
                     cache.keys(),
                     cache.pages(),
                     cache.bytes(),
