@@ -265,7 +265,7 @@ public final class ScaleRun {
                         EndToEndHarness.get(acc, FirstSeenMetrics.FILTER_REBUILDS),
                         EndToEndHarness.get(acc, FirstSeenMetrics.FILTER_REBUILD_READS));
             }
-            largestCheckpoint(flink, result, samples, startMillis, out);
+            largestCheckpoint(flink, result, samples, startMillis, records, out);
             summarize(samples, distinct, out);
         } finally {
             flink.after();
@@ -276,14 +276,18 @@ public final class ScaleRun {
     /**
      * Prints the largest completed checkpoint in Flink's recent history (its full state size, as
      * the web UI shows it: with incremental checkpoints, every SST file it refers to, stale page
-     * versions included) per URL seen when it was triggered. The checkpoint directory, sampled
-     * above, also holds the checkpoint in flight and files only older checkpoints refer to.
+     * versions included) per URL seen when it was triggered, among those triggered while the input
+     * still flowed, and apart from them the largest after it ended: when the bounded input runs
+     * out, the tasks finish and their last checkpoint holds the pages {@code finish()} wrote, which
+     * a streaming job never takes. The checkpoint directory, sampled above, also holds the
+     * checkpoint in flight and files only older checkpoints refer to.
      */
     private static void largestCheckpoint(
             MiniClusterWithClientResource flink,
             JobExecutionResult result,
             List<Sample> samples,
             long startMillis,
+            long records,
             PrintStream out)
             throws Exception {
         List<AbstractCheckpointStats> history =
@@ -293,28 +297,66 @@ public final class ScaleRun {
                         .getCheckpointStatsSnapshot()
                         .getHistory()
                         .getCheckpoints();
-        AbstractCheckpointStats largest = null;
-        for (AbstractCheckpointStats c : history) {
-            if (c.getStatus() == CheckpointStatsStatus.COMPLETED
-                    && (largest == null || c.getStateSize() > largest.getStateSize())) {
-                largest = c;
+        double flowing = 0; // the last sample that saw the input still flowing
+        for (Sample s : samples) {
+            if (s.records() < records) {
+                flowing = s.seconds();
             }
         }
-        if (largest == null) {
+        AbstractCheckpointStats during = null;
+        AbstractCheckpointStats after = null;
+        for (AbstractCheckpointStats c : history) {
+            if (c.getStatus() != CheckpointStatsStatus.COMPLETED) {
+                continue;
+            }
+            if ((c.getTriggerTimestamp() - startMillis) / 1e3 <= flowing) {
+                during = larger(during, c);
+            } else {
+                after = larger(after, c);
+            }
+        }
+        if (during == null && after == null) {
             out.println("no completed checkpoint in Flink's history");
             return;
         }
-        double at = (largest.getTriggerTimestamp() - startMillis) / 1e3;
+        if (during != null) {
+            printCheckpoint(
+                    "largest completed checkpoint while the input flowed (of the last "
+                            + history.size()
+                            + ")",
+                    during,
+                    samples,
+                    startMillis,
+                    out);
+        }
+        if (after != null) {
+            printCheckpoint(
+                    "largest checkpoint after the input ended", after, samples, startMillis, out);
+        }
+    }
+
+    private static AbstractCheckpointStats larger(
+            AbstractCheckpointStats a, AbstractCheckpointStats b) {
+        return a == null || b.getStateSize() > a.getStateSize() ? b : a;
+    }
+
+    private static void printCheckpoint(
+            String what,
+            AbstractCheckpointStats c,
+            List<Sample> samples,
+            long startMillis,
+            PrintStream out) {
+        double at = (c.getTriggerTimestamp() - startMillis) / 1e3;
         double urls = urlsSeenAt(samples, at);
         out.printf(
                 Locale.ROOT,
-                "largest completed checkpoint (of the last %d): %,d bytes full state size,"
-                        + " triggered at %.0f s with about %,.0f URLs seen = %.2f bytes per URL%n",
-                history.size(),
-                largest.getStateSize(),
+                "%s: %,d bytes full state size, triggered at %.0f s with about %,.0f URLs seen ="
+                        + " %.2f bytes per URL%n",
+                what,
+                c.getStateSize(),
                 at,
                 urls,
-                largest.getStateSize() / Math.max(1, urls));
+                c.getStateSize() / Math.max(1, urls));
     }
 
     /** URLs seen {@code seconds} after the start, interpolated between samples. */
