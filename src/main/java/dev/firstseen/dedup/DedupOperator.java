@@ -634,6 +634,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
         lastFlushPages = cache.flushAll();
+        lastCompactionMillis = 0;
         if (config.compactBeforeCheckpoint()
                 && pagesWrittenSinceCompaction
                 && getKeyedStateBackend() instanceof RocksDBKeyedStateBackend<?> rocksDb) {
