@@ -564,7 +564,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         try {
             while (budget > 0 && !rebuilds.isEmpty()) {
                 KeyFilter f = rebuilds.peekFirst();
-                if (!f.isRebuilding() || cache.peek(f.key()) != f) {
+                if (!f.isRebuilding() || !cache.touch(f)) {
                     // Evicted or cleared (which dropped its rebuild): not the cache's any more.
                     rebuilds.pollFirst();
                     f.abandonRebuild();

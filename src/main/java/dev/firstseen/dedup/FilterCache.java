@@ -116,14 +116,24 @@ final class FilterCache {
 
     /** The cached filter of {@code key} (now the most recently used), or null; never loads. */
     KeyFilter peek(Object key) {
+        return find(key.hashCode(), key, null);
+    }
+
+    /** True if {@code f} is still cached (it is then the most recently used); allocates nothing. */
+    boolean touch(KeyFilter f) {
+        return find(f.keyHash(), null, f) == f;
+    }
+
+    /** The filter in {@code hash}'s probe run that is {@code same} or has {@code key}. */
+    private KeyFilter find(int hash, Object key, KeyFilter same) {
         KeyFilter[] t = table;
         int mask = t.length - 1;
-        for (int i = slot(key.hashCode(), mask); ; i = (i + 1) & mask) {
+        for (int i = slot(hash, mask); ; i = (i + 1) & mask) {
             KeyFilter f = t[i];
             if (f == null) {
                 return null;
             }
-            if (f.hasKey(key)) {
+            if (f == same || (key != null && f.hasKey(key))) {
                 if (f != newest) {
                     unlink(f);
                     append(f);
