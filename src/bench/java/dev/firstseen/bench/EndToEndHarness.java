@@ -220,6 +220,13 @@ public final class EndToEndHarness {
 
     /** Runs the named jobs on one generated input; returns their results in order. */
     public List<Result> run(List<String> jobs) throws Exception {
+        for (String job : jobs) { // a typo fails now, not after the input is loaded
+            variantOptions(job.trim());
+            if (!KNOWN_JOBS.contains(baseJob(job.trim()))) {
+                throw new IllegalArgumentException(
+                        "Unknown job '" + job.trim() + "'; choose from " + KNOWN_JOBS);
+            }
+        }
         KafkaBroker kafka = new KafkaBroker();
         MiniClusterWithClientResource flink =
                 new MiniClusterWithClientResource(
@@ -355,24 +362,43 @@ public final class EndToEndHarness {
             String input,
             long distinct)
             throws Exception {
-        String out = kafka.freshTopic("bench-" + job, parallelism, APPEND_TIME);
-        String dead = kafka.freshTopic("bench-" + job + "-dead", 1);
+        // A variant's options hold characters a topic name may not.
+        String name = job.replaceAll("[^A-Za-z0-9._-]", "_");
+        String out = kafka.freshTopic("bench-" + name, parallelism, APPEND_TIME);
+        String dead = kafka.freshTopic("bench-" + name + "-dead", 1);
         Configuration conf = new Configuration();
         conf.setString("kafka.bootstrap-servers", kafka.bootstrapServers());
         conf.setString("input.topics", input);
         conf.setString("input.bounded", "true");
         conf.setString("input.starting-offsets", "EARLIEST");
-        conf.setString("kafka.group-id", "bench-" + job + "-" + out);
+        conf.setString("kafka.group-id", "bench-" + out);
         conf.setString("frontier.topic", out);
         conf.setString("dead-letter.topic", dead);
         conf.setString("sink.transactional-id-prefix", out);
         conf.setString("execution.checkpointing.interval", checkpointInterval);
         conf.setString("pipeline.object-reuse", "true");
+        String base = baseJob(job);
+        boolean firstseen = FIRSTSEEN_JOBS.contains(base);
+        if (firstseen) {
+            conf.setString("dedup.mode", base.startsWith("exact") ? "EXACT" : "APPROXIMATE");
+            if (base.equals("approximate-bloom")) {
+                conf.setString("dedup.approximate.filter", "BLOOM");
+            }
+            if (base.equals("exact-128")) {
+                conf.setString("dedup.fingerprint-bits", "128");
+            }
+            if (base.equals("exact-salted")) {
+                conf.setString("keying.hot-domains", "site0.com");
+            }
+            firstseenOptions.forEach(conf::setString);
+        }
+        // Before the environment is made, so that Flink options (state backend, RocksDB) apply.
+        variantOptions(job).forEach(conf::setString);
         FirstSeenSettings settings;
         long expected;
         StreamExecutionEnvironment env = environment(flink, conf, parallelism);
         JobCpu cpu = JobCpu.now();
-        switch (job) {
+        switch (base) {
             case "passthrough":
                 settings = FirstSeenSettings.from(conf);
                 source(env, settings)
@@ -409,21 +435,10 @@ public final class EndToEndHarness {
             case "exact-salted":
             case "approximate":
             case "approximate-bloom":
-                conf.setString("dedup.mode", job.startsWith("exact") ? "EXACT" : "APPROXIMATE");
-                if (job.equals("approximate-bloom")) {
-                    conf.setString("dedup.approximate.filter", "BLOOM");
-                }
-                if (job.equals("exact-128")) {
-                    conf.setString("dedup.fingerprint-bits", "128");
-                }
-                if (job.equals("exact-salted")) {
-                    conf.setString("keying.hot-domains", "site0.com");
-                }
-                firstseenOptions.forEach(conf::setString);
                 settings = FirstSeenSettings.from(conf);
                 FirstSeenJob.onKafka(settings).build(env);
                 // Approximate mode may drop a few.
-                expected = job.startsWith("exact") ? distinct : -1;
+                expected = base.startsWith("exact") ? distinct : -1;
                 break;
             default:
                 throw new IllegalArgumentException(
@@ -720,6 +735,46 @@ public final class EndToEndHarness {
         }
     }
 
+    /** The FirstSeen jobs, whose figures are compared with the baselines'. */
+    static final List<String> FIRSTSEEN_JOBS =
+            List.of("exact", "exact-128", "exact-salted", "approximate", "approximate-bloom");
+
+    static final List<String> KNOWN_JOBS =
+            List.of(
+                    "passthrough",
+                    "naive",
+                    "naive-cc",
+                    "sql",
+                    "exact",
+                    "exact-128",
+                    "exact-salted",
+                    "approximate",
+                    "approximate-bloom");
+
+    /**
+     * A job's base name: {@code exact@state.backend.type=forst} is job {@code exact} with that
+     * option, so variants run side by side with their base in one invocation.
+     */
+    static String baseJob(String job) {
+        int at = job.indexOf('@');
+        return at < 0 ? job : job.substring(0, at);
+    }
+
+    /** The options of a variant, {@code job@key=value@key=value}, in order. */
+    static Map<String, String> variantOptions(String job) {
+        Map<String, String> options = new LinkedHashMap<>();
+        String[] parts = job.split("@");
+        for (int i = 1; i < parts.length; i++) {
+            int eq = parts[i].indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException(
+                        "Job variant '" + job + "': write each option as @key=value");
+            }
+            options.put(parts[i].substring(0, eq), parts[i].substring(eq + 1));
+        }
+        return options;
+    }
+
     /** The results table with ratios, and the FirstSeen runs' level figures. */
     public void print(List<Result> results) {
         Map<String, Result> byJob = new LinkedHashMap<>();
@@ -749,10 +804,9 @@ public final class EndToEndHarness {
                     r.stateBytes(),
                     r.countOk() ? "" : "  COUNT MISMATCH (expected " + r.expectedOut() + ")");
         }
-        for (String fs :
-                List.of("exact", "exact-128", "exact-salted", "approximate", "approximate-bloom")) {
-            Result f = byJob.get(fs);
-            if (f == null) {
+        for (Result f : results) {
+            String fs = f.job();
+            if (!FIRSTSEEN_JOBS.contains(baseJob(fs))) {
                 continue;
             }
             if (distinct > 0) {
@@ -765,7 +819,12 @@ public final class EndToEndHarness {
                         distinct,
                         (double) (distinct - f.recordsOut()) / distinct);
             }
-            for (String base : List.of("passthrough", "naive", "naive-cc", "sql")) {
+            List<String> baselines =
+                    new ArrayList<>(List.of("passthrough", "naive", "naive-cc", "sql"));
+            if (!baseJob(fs).equals(fs)) {
+                baselines.add(baseJob(fs)); // a variant against its base job
+            }
+            for (String base : baselines) {
                 Result b = byJob.get(base);
                 if (b != null) {
                     log.printf(
