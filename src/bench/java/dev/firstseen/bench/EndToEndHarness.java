@@ -378,22 +378,8 @@ public final class EndToEndHarness {
         conf.setString("execution.checkpointing.interval", checkpointInterval);
         conf.setString("pipeline.object-reuse", "true");
         String base = baseJob(job);
-        boolean firstseen = FIRSTSEEN_JOBS.contains(base);
-        if (firstseen) {
-            conf.setString("dedup.mode", base.startsWith("exact") ? "EXACT" : "APPROXIMATE");
-            if (base.equals("approximate-bloom")) {
-                conf.setString("dedup.approximate.filter", "BLOOM");
-            }
-            if (base.equals("exact-128")) {
-                conf.setString("dedup.fingerprint-bits", "128");
-            }
-            if (base.equals("exact-salted")) {
-                conf.setString("keying.hot-domains", "site0.com");
-            }
-            firstseenOptions.forEach(conf::setString);
-        }
         // Before the environment is made, so that Flink options (state backend, RocksDB) apply.
-        variantOptions(job).forEach(conf::setString);
+        addJobOptions(conf, job, firstseenOptions);
         FirstSeenSettings settings;
         long expected;
         StreamExecutionEnvironment env = environment(flink, conf, parallelism);
@@ -733,6 +719,31 @@ public final class EndToEndHarness {
                 out.collect(url);
             }
         }
+    }
+
+    /**
+     * Adds what makes {@code job} what it is to {@code conf}: a FirstSeen job's mode and its
+     * variant of the pipeline, the {@code --firstseen.*} options, then the variant's own options.
+     * The caller makes the job's environment from {@code conf} afterwards: until 2026-11-23 19:15
+     * UTC the options came after it, so Flink options and the mode never reached the state backend.
+     */
+    static void addJobOptions(
+            Configuration conf, String job, Map<String, String> firstseenOptions) {
+        String base = baseJob(job);
+        if (FIRSTSEEN_JOBS.contains(base)) {
+            conf.setString("dedup.mode", base.startsWith("exact") ? "EXACT" : "APPROXIMATE");
+            if (base.equals("approximate-bloom")) {
+                conf.setString("dedup.approximate.filter", "BLOOM");
+            }
+            if (base.equals("exact-128")) {
+                conf.setString("dedup.fingerprint-bits", "128");
+            }
+            if (base.equals("exact-salted")) {
+                conf.setString("keying.hot-domains", "site0.com");
+            }
+            firstseenOptions.forEach(conf::setString);
+        }
+        variantOptions(job).forEach(conf::setString);
     }
 
     /** The FirstSeen jobs, whose figures are compared with the baselines'. */
