@@ -724,7 +724,7 @@ public final class EndToEndHarness {
     /**
      * Adds what makes {@code job} what it is to {@code conf}: a FirstSeen job's mode and its
      * variant of the pipeline, the {@code --firstseen.*} options, then the variant's own options.
-     * The caller makes the job's environment from {@code conf} afterwards: until 2026-11-23 19:15
+     * The caller makes the job's environment from {@code conf} afterwards: until 2026-11-23 19:13
      * UTC the options came after it, so Flink options and the mode never reached the state backend.
      */
     static void addJobOptions(

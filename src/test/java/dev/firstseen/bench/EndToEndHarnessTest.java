@@ -37,7 +37,7 @@ class EndToEndHarnessTest {
     /**
      * The options a job's environment is made from carry its mode, the --firstseen options and its
      * variant's, so the RocksDB options factory sees approximate mode (it did not before 2026-11-23
-     * 19:15 UTC) and Flink options such as the state backend apply.
+     * 19:13 UTC) and Flink options such as the state backend apply.
      */
     @Test
     void theEnvironmentGetsTheModeAndEveryOption() {
