@@ -63,15 +63,22 @@ import org.apache.flink.util.ParameterTool;
  * says "maybe", RocksDB is read). URLs spread over 20,000 domains.
  *
  * <p>Run: {@code scripts/scale [--distinct 50000000] [--parallelism 2] [--job firstseen|naive]
- * [--managed-memory 1g] [--firstseen.<job option> value] [--out target/scale.png]}, e.g. {@code
+ * [--managed-memory 1g] [--max-minutes N] [--firstseen.<job option> value] [--out
+ * target/scale.png]} or {@code scripts/scale --replot saved-output.txt --out plot.png}, e.g. {@code
  * --firstseen.dedup.mode approximate}; {@code --managed-memory} is the TaskManager's managed memory
  * (RocksDB block cache and write buffers of all slots); {@code --job naive} runs the end-to-end
  * harness's naive baseline (a {@code ValueState<Boolean>} per canonical URL) on the same stream. A
- * documented long run, not part of CI.
+ * documented long run, not part of CI. {@code --max-minutes} cancels the job after that long and
+ * summarizes what it saw; {@code --replot} redraws the plot and summary of a saved output.
  */
 public final class ScaleRun {
     static final AtomicLong IN = new AtomicLong();
     static final AtomicLong FIRST_SEEN = new AtomicLong();
+
+    /** {@code --max-minutes}: the job is cancelled after this long; 0 runs it to the end. */
+    private static long maxSeconds;
+
+    private static boolean stoppedEarly;
     private static final int DOMAINS = 20_000;
 
     /** One sample. */
@@ -97,6 +104,15 @@ public final class ScaleRun {
         Map<String, String> options = EndToEndHarness.firstSeenOptions(p);
         Path work = Path.of(p.get("work", "target/scale-work")).toAbsolutePath();
         Path png = Path.of(p.get("out", "target/scale.png")).toAbsolutePath();
+        if (p.has("replot")) {
+            // A saved run's output, e.g. one stopped by hand: its samples, summary and plot.
+            List<Sample> samples = parseSamples(Files.readAllLines(Path.of(p.get("replot"))));
+            summarize(samples, lastUrlsSeen(samples), System.out);
+            draw(samples, png);
+            System.out.println("plot: " + png);
+            return;
+        }
+        maxSeconds = p.getLong("max-minutes", 0) * 60;
         deleteTree(work);
         Files.createDirectories(work.resolve("tmp"));
         Files.createDirectories(work.resolve("rocksdb"));
@@ -106,7 +122,7 @@ public final class ScaleRun {
         draw(samples, png);
         System.out.println("plot: " + png);
         deleteTree(work);
-        System.exit(countsHold(FIRST_SEEN.get(), distinct, options) ? 0 : 1);
+        System.exit(stoppedEarly || countsHold(FIRST_SEEN.get(), distinct, options) ? 0 : 1);
     }
 
     /**
@@ -230,6 +246,19 @@ public final class ScaleRun {
                         s.rate(),
                         s.rocksDb(),
                         s.chk());
+                if (maxSeconds > 0 && s.seconds() >= maxSeconds && in < records) {
+                    stoppedEarly = true;
+                    out.printf(
+                            Locale.ROOT,
+                            "stopped by --max-minutes after %.0f s with %,d of %,d distinct URLs"
+                                    + " seen; the job is cancelled and its counts not checked%n",
+                            s.seconds(),
+                            s.urlsSeen(),
+                            distinct);
+                    client.cancel().get();
+                    summarize(samples, s.urlsSeen(), out);
+                    return samples;
+                }
             }
             JobExecutionResult result = client.getJobExecutionResult().get();
             double seconds = (System.nanoTime() - start) / 1e9;
@@ -372,6 +401,39 @@ public final class ScaleRun {
             u0 = s.urlsSeen();
         }
         return u0;
+    }
+
+    /** URLs seen at the last sample. */
+    static long lastUrlsSeen(List<Sample> samples) {
+        return samples.isEmpty() ? 0 : samples.get(samples.size() - 1).urlsSeen();
+    }
+
+    /**
+     * The samples of a saved run's output: its table rows (seconds, records, URLs seen, records/s,
+     * RocksDB bytes, checkpoint bytes). The first row saw the start and is not steady state. Meant
+     * for runs stopped by hand: the last row of a finished run saw the end too.
+     */
+    static List<Sample> parseSamples(List<String> lines) {
+        List<Sample> samples = new ArrayList<>();
+        for (String line : lines) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length != 6 || !f[0].matches("[0-9]+")) {
+                continue;
+            }
+            long[] v = new long[6];
+            for (int i = 0; i < 6; i++) {
+                String n = f[i].replace(",", "");
+                if (!n.matches("[0-9]+")) {
+                    v = null;
+                    break;
+                }
+                v[i] = Long.parseLong(n);
+            }
+            if (v != null) {
+                samples.add(new Sample(v[0], v[1], v[2], v[3], v[4], v[5], !samples.isEmpty()));
+            }
+        }
+        return samples;
     }
 
     /** Throughput near 1 M URLs seen against throughput near the end. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,5 +19,26 @@ class ScaleRunTest {
         Files.createLink(dir.resolve("chk-3/000012.sst"), sst);
         Files.write(dir.resolve("chk-3/MANIFEST-000001"), new byte[24]);
         assertThat(ScaleRun.bytesUnder(dir)).isEqualTo(1024);
+    }
+
+    /** --replot reads the table rows of a saved run and nothing else. */
+    @Test
+    void aSavedRunsRowsAreItsSamples() {
+        var samples =
+                ScaleRun.parseSamples(
+                        List.of(
+                                "building FirstSeen...",
+                                " seconds        records      URLs seen    records/s  RocksDB bytes    checkpoints",
+                                "      30      3,162,501      1,964,858      104,303     39,394,307     39,182,642",
+                                "      60      6,000,000      3,500,000       94,000     50,000,000     49,000,000",
+                                "plot: x.png"));
+        assertThat(samples).hasSize(2);
+        assertThat(samples.get(0).steady()).isFalse();
+        assertThat(samples.get(1).steady()).isTrue();
+        assertThat(samples.get(1).records()).isEqualTo(6_000_000);
+        assertThat(samples.get(1).urlsSeen()).isEqualTo(3_500_000);
+        assertThat(samples.get(1).rate()).isEqualTo(94_000);
+        assertThat(samples.get(1).chk()).isEqualTo(49_000_000);
+        assertThat(ScaleRun.lastUrlsSeen(samples)).isEqualTo(3_500_000);
     }
 }
