@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -428,10 +429,7 @@ public final class EndToEndHarness {
                 break;
             default:
                 throw new IllegalArgumentException(
-                        "Unknown job '"
-                                + job
-                                + "'; choose from passthrough, naive, naive-cc, sql, exact,"
-                                + " approximate, approximate-bloom");
+                        "Unknown job '" + job + "'; choose from " + KNOWN_JOBS);
         }
         long start = System.nanoTime();
         JobExecutionResult result = env.execute("bench " + job);
@@ -750,17 +748,11 @@ public final class EndToEndHarness {
     static final List<String> FIRSTSEEN_JOBS =
             List.of("exact", "exact-128", "exact-salted", "approximate", "approximate-bloom");
 
+    /** The baselines the FirstSeen jobs are compared with. */
+    static final List<String> BASELINE_JOBS = List.of("passthrough", "naive", "naive-cc", "sql");
+
     static final List<String> KNOWN_JOBS =
-            List.of(
-                    "passthrough",
-                    "naive",
-                    "naive-cc",
-                    "sql",
-                    "exact",
-                    "exact-128",
-                    "exact-salted",
-                    "approximate",
-                    "approximate-bloom");
+            Stream.concat(BASELINE_JOBS.stream(), FIRSTSEEN_JOBS.stream()).toList();
 
     /**
      * A job's base name: {@code exact@state.backend.type=forst} is job {@code exact} with that
@@ -830,8 +822,7 @@ public final class EndToEndHarness {
                         distinct,
                         (double) (distinct - f.recordsOut()) / distinct);
             }
-            List<String> baselines =
-                    new ArrayList<>(List.of("passthrough", "naive", "naive-cc", "sql"));
+            List<String> baselines = new ArrayList<>(BASELINE_JOBS);
             if (!baseJob(fs).equals(fs)) {
                 baselines.add(baseJob(fs)); // a variant against its base job
             }

@@ -1,5 +1,6 @@
 package dev.firstseen.dedup;
 
+import dev.firstseen.dedup.internal.Ascii;
 import dev.firstseen.dedup.internal.Murmur3;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -22,10 +23,8 @@ public final class Fingerprint {
     }
 
     public static Fingerprint of(String canonicalUrl) {
-        for (int i = 0; i < canonicalUrl.length(); i++) {
-            if (canonicalUrl.charAt(i) >= 0x80) {
-                return ofBytes(canonicalUrl.getBytes(StandardCharsets.UTF_8));
-            }
+        if (!Ascii.isAscii(canonicalUrl)) {
+            return ofBytes(canonicalUrl.getBytes(StandardCharsets.UTF_8));
         }
         // ASCII (every canonical URL): the chars are the UTF-8 bytes, no copy needed.
         long[] h = Murmur3.hash128(canonicalUrl);

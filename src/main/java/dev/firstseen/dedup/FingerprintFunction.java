@@ -1,5 +1,6 @@
 package dev.firstseen.dedup;
 
+import dev.firstseen.dedup.internal.Ascii;
 import dev.firstseen.dedup.internal.Murmur3;
 import dev.firstseen.dedup.internal.SipHash;
 import java.io.Serializable;
@@ -93,17 +94,13 @@ public final class FingerprintFunction implements Serializable {
         if (!keyed) {
             return Fingerprint.of(canonicalUrl);
         }
-        String bytes = canonicalUrl;
-        for (int i = 0; i < canonicalUrl.length(); i++) {
-            if (canonicalUrl.charAt(i) >= 0x80) {
-                // Canonical URLs are ASCII; anything else is hashed as its UTF-8 bytes.
-                bytes =
-                        new String(
+        // Canonical URLs are ASCII; anything else is hashed as its UTF-8 bytes.
+        String bytes =
+                Ascii.isAscii(canonicalUrl)
+                        ? canonicalUrl
+                        : new String(
                                 canonicalUrl.getBytes(StandardCharsets.UTF_8),
                                 StandardCharsets.ISO_8859_1);
-                break;
-            }
-        }
         if (!wide) {
             return fromHi(SipHash.hash64(k0, k1, 2, 4, bytes));
         }

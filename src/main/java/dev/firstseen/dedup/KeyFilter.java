@@ -1,5 +1,6 @@
 package dev.firstseen.dedup;
 
+import dev.firstseen.dedup.internal.Ascii;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -57,7 +58,9 @@ final class KeyFilter {
 
     KeyFilter(Object key, FilterMeta meta, boolean isNew) {
         this.key =
-                key instanceof String k && isAscii(k) ? k.getBytes(StandardCharsets.US_ASCII) : key;
+                key instanceof String k && Ascii.isAscii(k)
+                        ? k.getBytes(StandardCharsets.US_ASCII)
+                        : key;
         this.meta = meta;
         this.metaDirty = isNew;
         this.createdHere = isNew ? -1 : 0;
@@ -96,15 +99,6 @@ final class KeyFilter {
             h = 31 * h + c;
         }
         return h;
-    }
-
-    private static boolean isAscii(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) >= 0x80) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Slots of a table for the first {@code layers} layers (room to split in the last one). */
