@@ -298,7 +298,7 @@ public final class FirstSeenOptions {
                     .intType()
                     .defaultValue(65536)
                     .withDescription(
-                            "Fingerprints in the L1 recent-URL cache per dedup subtask (16 bytes"
+                            "Fingerprints in the L1 recent-URL cache per dedup subtask (24 bytes"
                                     + " each, rounded up to a power of two); 0 disables it.");
 
     public static final ConfigOption<Boolean> ALLOW_SETTINGS_CHANGE =
