@@ -1,5 +1,6 @@
 package dev.firstseen.bench;
 
+import crawlercommons.domains.EffectiveTldFinder;
 import crawlercommons.filters.basic.BasicURLNormalizer;
 import dev.firstseen.canonical.Canonicalization;
 import dev.firstseen.canonical.Canonicalizer;
@@ -45,6 +46,23 @@ public class CanonicalizeBenchmark extends ThroughputBenchmark {
     public String firstseenCanonicalizeAndKey() {
         Canonicalization c = canonicalizer.canonicalize(urls[index++ & MASK]);
         return c.isAccepted() ? keyer.keyOf(c) : null;
+    }
+
+    /**
+     * Canonicalize and key without the keyer's host memo: every URL pays the public suffix lookup,
+     * as {@link PartitionKeyer#keyOf} did before the memo. The baseline for it, in the same run.
+     */
+    @Benchmark
+    public String firstseenCanonicalizeAndKeyWithoutMemo() {
+        Canonicalization c = canonicalizer.canonicalize(urls[index++ & MASK]);
+        if (!c.isAccepted()) {
+            return null;
+        }
+        if (c.hostType() != Canonicalization.HostType.DOMAIN) {
+            return c.host();
+        }
+        String domain = EffectiveTldFinder.getAssignedDomain(c.host(), false, false);
+        return domain == null || domain.isEmpty() ? c.host() : domain;
     }
 
     @Benchmark

@@ -154,10 +154,19 @@ public final class MessageDecoder implements Serializable {
         }
         int from = startsWithBom(value) ? BOM.length : 0;
         String text;
-        try {
-            text = decoder().decode(ByteBuffer.wrap(value, from, value.length - from)).toString();
-        } catch (CharacterCodingException e) {
-            return Decoded.fail(DeadLetterReason.INVALID_UTF8, "value is not valid UTF-8");
+        if (isAscii(value, from)) {
+            // ASCII bytes are their own UTF-8; Latin-1 copies them into a compact string without
+            // the strict decoder's char buffer.
+            text = new String(value, from, value.length - from, StandardCharsets.ISO_8859_1);
+        } else {
+            try {
+                text =
+                        decoder()
+                                .decode(ByteBuffer.wrap(value, from, value.length - from))
+                                .toString();
+            } catch (CharacterCodingException e) {
+                return Decoded.fail(DeadLetterReason.INVALID_UTF8, "value is not valid UTF-8");
+            }
         }
         String trimmed = text.strip();
         if (trimmed.isEmpty()) {
@@ -167,6 +176,15 @@ public final class MessageDecoder implements Serializable {
             return decodeJson(trimmed);
         }
         return checkUrl(trimmed, null, false, Op.SEEN, 0);
+    }
+
+    private static boolean isAscii(byte[] v, int from) {
+        for (int i = from; i < v.length; i++) {
+            if (v[i] < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean startsWithBom(byte[] v) {

@@ -24,6 +24,18 @@ public final class PartitionKeyer implements Serializable {
 
     private final KeyMode mode;
 
+    /*
+     * The public suffix lookup walks a trie label by label and allocates on the way; it was a
+     * quarter of canonicalize-and-key in CanonicalizeBenchmark. Links repeat hosts, so a
+     * direct-mapped memo of the last host seen in each slot answers most of them with one hash
+     * and one string comparison. An entry is immutable and replaces its slot in one reference
+     * write, so the memo needs no lock even if an instance were shared between threads. Not
+     * serialized: every copy of the keyer starts empty.
+     */
+    static final int MEMO_SLOTS = 4096;
+
+    private transient HostKey[] memo;
+
     public PartitionKeyer(KeyMode mode) {
         this.mode = mode;
     }
@@ -33,6 +45,27 @@ public final class PartitionKeyer implements Serializable {
         if (mode == KeyMode.HOST || canonical.hostType() != Canonicalization.HostType.DOMAIN) {
             return host;
         }
+        HostKey[] m = memo;
+        if (m == null) {
+            memo = m = new HostKey[MEMO_SLOTS];
+        }
+        int slot = memoSlot(host);
+        HostKey known = m[slot];
+        if (known != null && known.host().equals(host)) {
+            return known.key();
+        }
+        String key = registrableDomainOrHost(host);
+        m[slot] = new HostKey(host, key);
+        return key;
+    }
+
+    static int memoSlot(String host) {
+        int h = host.hashCode();
+        return (h ^ (h >>> 16)) & (MEMO_SLOTS - 1);
+    }
+
+    /** The registrable domain of a DNS host name, or the host if it has none. */
+    static String registrableDomainOrHost(String host) {
         String domain = EffectiveTldFinder.getAssignedDomain(host, false, false);
         return domain == null || domain.isEmpty() ? host : domain;
     }

@@ -221,6 +221,33 @@ class MessageDecoderTest {
         assertThat(decoder.decode(new byte[2000]).reason).isEqualTo(DeadLetterReason.TOO_LONG);
     }
 
+    /**
+     * ASCII values take a shortcut past the strict UTF-8 decoder; they must read as that decoder
+     * reads them, and one non-ASCII byte anywhere must send the value through it.
+     */
+    @Test
+    void asciiAndUtf8ValuesReadAlike() {
+        // Every printable ASCII character, in two URLs within this decoder's 100-character limit.
+        for (char from = '!'; from < 127; from += 48) {
+            StringBuilder printable = new StringBuilder("http://example.com/");
+            for (char c = from; c < Math.min(127, from + 48); c++) {
+                printable.append(c);
+            }
+            String ascii = printable.toString();
+            assertThat(decode(ascii).url).isEqualTo(ascii);
+        }
+        assertThat(decode("\tnews.example/a b\n").url).isEqualTo("news.example/a b");
+        assertThat(decode("http://example.com/caf\u00e9?q=\u4e2d").url)
+                .isEqualTo("http://example.com/caf\u00e9?q=\u4e2d");
+        byte[] lastByteBad = "http://example.com/abc".getBytes(StandardCharsets.US_ASCII);
+        lastByteBad[lastByteBad.length - 1] = (byte) 0xC3;
+        assertThat(decoder.decode(lastByteBad).reason).isEqualTo(DeadLetterReason.INVALID_UTF8);
+        byte[] withBom = {
+            (byte) 0xEF, (byte) 0xBB, (byte) 0xBF, 'h', 't', 't', 'p', ':', '/', '/', 'a', '/'
+        };
+        assertThat(decoder.decode(withBom).url).isEqualTo("http://a/");
+    }
+
     @Test
     void metadataOverTheLimitIsLeftOutAndSaidSo() {
         MessageDecoder.Decoded d =

@@ -2,7 +2,13 @@ package dev.firstseen.keying;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firstseen.canonical.Canonicalization;
 import dev.firstseen.canonical.Canonicalizer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class PartitionKeyerTest {
@@ -48,5 +54,52 @@ class PartitionKeyerTest {
         assertThat(hostKey("http://www.example.com/a")).isEqualTo("www.example.com");
         assertThat(hostKey("http://example.com/a")).isEqualTo("example.com");
         assertThat(hostKey("http://127.1/")).isEqualTo("127.0.0.1");
+    }
+
+    /**
+     * The host memo answers exactly what the public suffix lookup does: 40,000 hosts (about ten per
+     * memo slot) under a few registrable domains and suffixes, drawn with repeats in a seeded
+     * order, each compared with the lookup itself.
+     */
+    @Test
+    void memoizedKeysEqualTheLookupForHostsThatShareSlots() {
+        String[] suffixes = {"com", "co.uk", "github.io", "de", "blogspot.com"};
+        List<Canonicalization> hosts = new ArrayList<>();
+        for (int i = 0; i < 40_000; i++) {
+            String h = "h" + i + ".d" + (i % 97) + "." + suffixes[i % suffixes.length];
+            hosts.add(canon.canonicalize("http://" + h + "/"));
+        }
+        SplittableRandom random = new SplittableRandom(7);
+        for (int n = 0; n < 200_000; n++) {
+            // Half the draws from the first 2,000 hosts, so that many find their slot still theirs.
+            int i = random.nextInt(2) == 0 ? random.nextInt(2_000) : random.nextInt(hosts.size());
+            Canonicalization c = hosts.get(i);
+            assertThat(domain.keyOf(c))
+                    .as(c.host())
+                    .isEqualTo(PartitionKeyer.registrableDomainOrHost(c.host()));
+        }
+    }
+
+    /** Two hosts with different keys in one slot, alternating: each gets its own key every time. */
+    @Test
+    void hostsInOneSlotDoNotTakeEachOthersKey() {
+        Map<Integer, String> firstInSlot = new HashMap<>();
+        String a = null;
+        String b = null;
+        for (int i = 0; a == null; i++) {
+            String h = "www.site" + i + (i % 2 == 0 ? ".co.uk" : ".com");
+            String earlier = firstInSlot.putIfAbsent(PartitionKeyer.memoSlot(h), h);
+            if (earlier != null) {
+                a = earlier;
+                b = h;
+            }
+        }
+        String keyA = PartitionKeyer.registrableDomainOrHost(a);
+        String keyB = PartitionKeyer.registrableDomainOrHost(b);
+        assertThat(keyA).isNotEqualTo(keyB);
+        for (int round = 0; round < 3; round++) {
+            assertThat(domainKey("http://" + a + "/x")).isEqualTo(keyA);
+            assertThat(domainKey("http://" + b + "/x")).isEqualTo(keyB);
+        }
     }
 }
