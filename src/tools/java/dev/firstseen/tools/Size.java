@@ -23,7 +23,7 @@ public final class Size {
     private Size() {}
 
     static final String USAGE =
-            "Usage: Size --urls N [--mode exact|approximate] [--rate 0.01|0.0001] [--domains N]"
+            "Usage: Size --urls N [--mode exact|approximate] [--rate 0.01|0.0001|1e-9] [--domains N]"
                     + " [--input-rate RECORDS_PER_S] [--slot-heap 2g] [--slot-disk 200g]"
                     + " [--restore-mb-per-s 200]";
 
@@ -55,16 +55,22 @@ public final class Size {
         if (mode == DedupMode.EXACT && rate == 0.01) {
             return new Figures(
                     new Figure(
-                            30.8, "docs/scale-50m.txt: RocksDB 1,539,534,411 B at 49,908,846 URLs"),
+                            29.19,
+                            "docs/scale-50m-exact-session8.txt: RocksDB 1,243,378,384 B at"
+                                    + " 42,598,002 URLs, the largest per URL of the last 10 M"),
                     new Figure(
-                            35.4,
-                            "docs/scale-50m.txt: checkpoint 1,768,418,610 B at 49,908,846 URLs"),
-                    new Figure(1.64, "docs/scale-50m.txt: Bloom pages 1.64 B per URL at 50 M"),
+                            25.42,
+                            "docs/scale-50m-exact-session8.txt: largest checkpoint 1,248,264,277"
+                                    + " B at about 49.1 M URLs"),
+                    new Figure(
+                            1.64,
+                            "docs/scale-50m-exact-session8.txt: Bloom pages 1.64 B per URL at"
+                                    + " 50 M"),
                     PER_KEY,
                     new Figure(
-                            46_124,
-                            "docs/scale-50m.txt: 92,248 records/s on 2 slots at 40-50 M URLs"
-                                    + " (219,758 at 1-10 M); the slower figure"));
+                            35_324,
+                            "docs/scale-50m-exact-session8.txt: 70,647 records/s on 2 slots at"
+                                    + " 40-50 M URLs (165,019 at 1-10 M); the slower figure"));
         }
         if (mode == DedupMode.APPROXIMATE && rate == 0.01) {
             return new Figures(
@@ -105,6 +111,29 @@ public final class Size {
                             "docs/bench-2m-fpp1e-4-fingerprints.txt: 256,246 records/s on 2 slots"
                                     + " at 2 M records"));
         }
+        if (mode == DedupMode.APPROXIMATE && rate == 1e-9) {
+            return new Figures(
+                    new Figure(
+                            9.61,
+                            "docs/scale-50m-approximate-fpp1e-9.txt: RocksDB 447,170,507 B at"
+                                    + " 46,518,730 URLs, the largest per URL of the last 10 M"),
+                    new Figure(
+                            7.56,
+                            "docs/scale-50m-approximate-fpp1e-9.txt: largest checkpoint"
+                                    + " 376,551,818 B at about 49.8 M URLs"),
+                    new Figure(
+                            4.47,
+                            "docs/scale-50m-approximate-fpp1e-9.txt: filter pages 4.47 B/URL at"
+                                    + " 50 M"),
+                    new Figure(
+                            406,
+                            "docs/scale-50m-approximate-fpp1e-9.txt: 20,000 cached keys, 406 B"
+                                    + " each as the filter cache counts them"),
+                    new Figure(
+                            137_749,
+                            "docs/scale-50m-approximate-fpp1e-9.txt: 275,499 records/s on 2 slots"
+                                    + " at 40-50 M URLs (412,798 at 1-10 M)"));
+        }
         return null;
     }
 
@@ -124,7 +153,7 @@ public final class Size {
                     String.format(
                             Locale.ROOT,
                             "Nothing was measured for %s mode at rate %s; measured: exact at"
-                                    + " 0.01, approximate at 0.01 and 0.0001. Measure with"
+                                    + " 0.01, approximate at 0.01, 0.0001 and 1e-9. Measure with"
                                     + " scripts/bench --firstseen.dedup.mode %s"
                                     + " --firstseen.dedup.bloom.false-positive-rate %s",
                             mode.name().toLowerCase(Locale.ROOT),
