@@ -1,10 +1,10 @@
 package dev.firstseen.bench;
 
 import dev.firstseen.ingest.MessageDecoder;
+import dev.firstseen.record.internal.StrictUtf8;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Setup;
@@ -35,11 +35,7 @@ public class DecodeBenchmark extends ThroughputBenchmark {
             values[i] = sample.get().value();
         }
         decoder = new MessageDecoder(1 << 16, 8192, 16 << 10);
-        strict =
-                StandardCharsets.UTF_8
-                        .newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT);
+        strict = StrictUtf8.newDecoder();
     }
 
     @Benchmark

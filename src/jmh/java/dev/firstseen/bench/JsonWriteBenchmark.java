@@ -11,12 +11,11 @@ import dev.firstseen.record.DeadLetter;
 import dev.firstseen.record.DeadLetterReason;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.SourcePosition;
+import dev.firstseen.record.internal.StrictUtf8;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -45,11 +44,7 @@ public class JsonWriteBenchmark extends ThroughputBenchmark {
     private SerializationSchema<DeadLetter> deadValue;
     private final ByteArrayBuilder buffer = new ByteArrayBuilder(512);
     private JsonGenerator jackson;
-    private final CharsetDecoder utf8 =
-            StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT);
+    private final CharsetDecoder utf8 = StrictUtf8.newDecoder();
 
     @Setup
     public void setup() throws Exception {

@@ -2,9 +2,9 @@ package dev.firstseen.canonical;
 
 import dev.firstseen.canonical.Canonicalization.HostType;
 import dev.firstseen.record.DeadLetterReason;
+import dev.firstseen.record.internal.StrictUtf8;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
@@ -166,12 +166,7 @@ final class HostRule {
         }
         bytes.flip();
         try {
-            return StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(bytes)
-                    .toString();
+            return StrictUtf8.newDecoder().decode(bytes).toString();
         } catch (CharacterCodingException e) {
             throw new Rejected(DeadLetterReason.BAD_HOST, "escaped host bytes are not UTF-8");
         }

@@ -2,11 +2,10 @@ package dev.firstseen.emit;
 
 import dev.firstseen.emit.internal.JsonWriter;
 import dev.firstseen.record.DeadLetter;
+import dev.firstseen.record.internal.StrictUtf8;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import org.apache.flink.api.common.serialization.SerializationSchema;
@@ -63,11 +62,7 @@ public final class DeadLetterSerializer {
         @Override
         public void open(InitializationContext context) {
             writer = new JsonWriter();
-            utf8 =
-                    StandardCharsets.UTF_8
-                            .newDecoder()
-                            .onMalformedInput(CodingErrorAction.REPORT)
-                            .onUnmappableCharacter(CodingErrorAction.REPORT);
+            utf8 = StrictUtf8.newDecoder();
         }
 
         @Override

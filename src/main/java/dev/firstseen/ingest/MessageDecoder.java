@@ -8,12 +8,12 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import dev.firstseen.record.DeadLetterReason;
 import dev.firstseen.record.Op;
+import dev.firstseen.record.internal.StrictUtf8;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -385,11 +385,7 @@ public final class MessageDecoder implements Serializable {
 
     private CharsetDecoder decoder() {
         if (utf8 == null) {
-            utf8 =
-                    StandardCharsets.UTF_8
-                            .newDecoder()
-                            .onMalformedInput(CodingErrorAction.REPORT)
-                            .onUnmappableCharacter(CodingErrorAction.REPORT);
+            utf8 = StrictUtf8.newDecoder();
         }
         return utf8;
     }
