@@ -5,7 +5,6 @@ import dev.firstseen.record.internal.StrictUtf8;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
-import java.nio.charset.StandardCharsets;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Setup;
 
@@ -51,12 +50,11 @@ public class DecodeBenchmark extends ThroughputBenchmark {
     @Benchmark
     public String textAsciiShortcut() {
         byte[] v = values[index++ & MASK];
-        for (byte b : v) {
-            if (b < 0) {
-                return strictText(v);
-            }
+        try {
+            return StrictUtf8.decode(strict, v, 0, v.length);
+        } catch (CharacterCodingException e) {
+            return null;
         }
-        return new String(v, StandardCharsets.ISO_8859_1);
     }
 
     private String strictText(byte[] v) {

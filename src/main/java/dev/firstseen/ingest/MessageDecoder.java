@@ -11,10 +11,8 @@ import dev.firstseen.record.Op;
 import dev.firstseen.record.internal.StrictUtf8;
 import java.io.IOException;
 import java.io.Serializable;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Reads a record value as either a bare URL (UTF-8 text) or a JSON object with a string field
@@ -154,19 +152,10 @@ public final class MessageDecoder implements Serializable {
         }
         int from = startsWithBom(value) ? BOM.length : 0;
         String text;
-        if (isAscii(value, from)) {
-            // ASCII bytes are their own UTF-8; Latin-1 copies them into a compact string without
-            // the strict decoder's char buffer.
-            text = new String(value, from, value.length - from, StandardCharsets.ISO_8859_1);
-        } else {
-            try {
-                text =
-                        decoder()
-                                .decode(ByteBuffer.wrap(value, from, value.length - from))
-                                .toString();
-            } catch (CharacterCodingException e) {
-                return Decoded.fail(DeadLetterReason.INVALID_UTF8, "value is not valid UTF-8");
-            }
+        try {
+            text = StrictUtf8.decode(decoder(), value, from, value.length - from);
+        } catch (CharacterCodingException e) {
+            return Decoded.fail(DeadLetterReason.INVALID_UTF8, "value is not valid UTF-8");
         }
         String trimmed = text.strip();
         if (trimmed.isEmpty()) {
@@ -176,15 +165,6 @@ public final class MessageDecoder implements Serializable {
             return decodeJson(trimmed);
         }
         return checkUrl(trimmed, null, false, Op.SEEN, 0);
-    }
-
-    private static boolean isAscii(byte[] v, int from) {
-        for (int i = from; i < v.length; i++) {
-            if (v[i] < 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static boolean startsWithBom(byte[] v) {
