@@ -3,6 +3,7 @@ package dev.firstseen.config;
 import dev.firstseen.canonical.CanonicalProfile;
 import dev.firstseen.dedup.ApproximateFilter;
 import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.dedup.ExactStoreType;
 import dev.firstseen.ingest.StartingOffsets;
 import dev.firstseen.keying.KeyMode;
 import java.time.Duration;
@@ -237,6 +238,21 @@ public final class FirstSeenOptions {
                                     + " about 9 bytes per URL at 1e-4, no 'forget'. Keys keep the"
                                     + " filter they were created with.");
 
+    public static final ConfigOption<ExactStoreType> EXACT_STORE =
+            ConfigOptions.key("dedup.exact.store")
+                    .enumType(ExactStoreType.class)
+                    .defaultValue(ExactStoreType.ENTRIES)
+                    .withDescription(
+                            "Exact mode's seen-set for keys created from now on. ENTRIES: one"
+                                    + " RocksDB entry per URL (fingerprint and time last emitted)"
+                                    + " behind a Bloom filter; keeps times, which revisit-after,"
+                                    + " forget-after and a record's revisit_after need. PAGES:"
+                                    + " each key's 63-bit fingerprints in compressed pages of"
+                                    + " keyed state, cached on the heap (dedup.bloom.cache-size,"
+                                    + " about 7 bytes per URL of the keys in use); no per-URL"
+                                    + " entry and no read for a repeat, less CPU and checkpoint,"
+                                    + " no times. Keys keep the store they were created with.");
+
     public static final ConfigOption<Integer> FINGERPRINT_BITS =
             ConfigOptions.key("dedup.fingerprint-bits")
                     .intType()
@@ -404,6 +420,7 @@ public final class FirstSeenOptions {
                     HOT_DOMAIN_SALTS,
                     DEDUP_MODE,
                     APPROXIMATE_FILTER,
+                    EXACT_STORE,
                     FINGERPRINT_BITS,
                     REBUILD_STEP,
                     EXPECTED_URLS_PER_KEY,

@@ -6,6 +6,7 @@ import dev.firstseen.canonical.CanonicalProfile;
 import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.dedup.DedupConfig;
 import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.dedup.ExactStoreType;
 import dev.firstseen.emit.DeadLetterSerializer;
 import dev.firstseen.emit.FrontierSerializer;
 import dev.firstseen.emit.SinkSettings;
@@ -249,6 +250,12 @@ public final class FirstSeenSettings {
                                                     + o.key()
                                                     + "' needs 'dedup.mode' EXACT: an approximate"
                                                     + " filter keeps no times");
+                                } else if (conf.get(EXACT_STORE) != ExactStoreType.ENTRIES) {
+                                    problems.add(
+                                            "'"
+                                                    + o.key()
+                                                    + "' needs 'dedup.exact.store' ENTRIES:"
+                                                    + " fingerprint pages keep no times");
                                 }
                             });
         }
@@ -257,6 +264,13 @@ public final class FirstSeenSettings {
         }
         if (conf.get(FINGERPRINT_BITS) != 64 && conf.get(FINGERPRINT_BITS) != 128) {
             problems.add("'dedup.fingerprint-bits' must be 64 or 128");
+        } else if (conf.get(FINGERPRINT_BITS) == 128
+                && conf.get(DEDUP_MODE) == DedupMode.EXACT
+                && conf.get(EXACT_STORE) == ExactStoreType.PAGES) {
+            problems.add(
+                    "'dedup.exact.store' PAGES keeps 63 bits of each fingerprint, so"
+                            + " 'dedup.fingerprint-bits' 128 would buy nothing: use 64, or"
+                            + " 'dedup.exact.store' ENTRIES for 128-bit entries");
         }
         if (conf.get(FILTER_CACHE_SIZE).getBytes() < 1 << 20) {
             problems.add("'dedup.bloom.cache-size' must be at least 1 mb");
@@ -365,7 +379,7 @@ public final class FirstSeenSettings {
                 maxUrlLength(),
                 (int) conf.get(FRONTIER_MAX_META_SIZE).getBytes(),
                 dedupConfig().canDelete(),
-                dedupMode() == DedupMode.EXACT);
+                dedupConfig().keepsTimes());
     }
 
     public String bootstrapServers() {
@@ -472,6 +486,7 @@ public final class FirstSeenSettings {
         return DedupConfig.builder()
                 .mode(dedupMode())
                 .approximateFilter(conf.get(APPROXIMATE_FILTER))
+                .exactStore(conf.get(EXACT_STORE))
                 .fingerprintBits(conf.get(FINGERPRINT_BITS))
                 .rebuildStep(conf.get(REBUILD_STEP))
                 .compactBeforeCheckpoint(conf.get(ROCKSDB_COMPACT_BEFORE_CHECKPOINT))

@@ -1,6 +1,7 @@
 package dev.firstseen.config;
 
 import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.dedup.ExactStoreType;
 import java.util.Collection;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.state.rocksdb.ConfigurableRocksDBOptionsFactory;
@@ -10,10 +11,10 @@ import org.rocksdb.DBOptions;
 
 /**
  * RocksDB options for the seen-set: compacts level 0 into level 1 after {@link
- * FirstSeenOptions#ROCKSDB_LEVEL0_COMPACTION_TRIGGER} flushes (default 1 in approximate mode)
- * instead of RocksDB's 4. The job names this class as {@code state.backend.rocksdb.options-factory}
- * unless the configuration names another; Flink applies it after its own {@code
- * state.backend.rocksdb.*} options, and it changes nothing else.
+ * FirstSeenOptions#ROCKSDB_LEVEL0_COMPACTION_TRIGGER} flushes (default 1 in approximate mode and
+ * with exact mode's fingerprint pages) instead of RocksDB's 4. The job names this class as {@code
+ * state.backend.rocksdb.options-factory} unless the configuration names another; Flink applies it
+ * after its own {@code state.backend.rocksdb.*} options, and it changes nothing else.
  *
  * <p>Why: every checkpoint flushes the memtable, and with pages rewritten rather than appended
  * (approximate mode's fingerprint pages, exact mode's Bloom pages) that level-0 file holds a new
@@ -24,7 +25,8 @@ import org.rocksdb.DBOptions;
  * scale run in approximate mode at 1e-4 checkpointed 6.68 bytes per URL for 2.35 of live pages,
  * 3.12 with a trigger of 1. Exact mode's state is mostly its append-only exact store: there a 20 M
  * run checkpointed 20.4 bytes per URL either way and ran at 0.84× the rate with 1, so exact mode
- * keeps RocksDB's trigger unless told (README, "Checkpoints and compaction").
+ * with its entries keeps RocksDB's trigger unless told (README, "Checkpoints and compaction"). With
+ * fingerprint pages ({@code dedup.exact.store: PAGES}) exact mode's state is rewritten pages too.
  */
 public final class SeenSetRocksDBOptions implements ConfigurableRocksDBOptionsFactory {
     private static final long serialVersionUID = 1L;
@@ -45,14 +47,17 @@ public final class SeenSetRocksDBOptions implements ConfigurableRocksDBOptionsFa
         return new SeenSetRocksDBOptions(level0CompactionTrigger(configuration));
     }
 
-    /** The trigger a configuration asks for: the option, else 1 in approximate mode, else 0. */
+    /**
+     * The trigger a configuration asks for: the option, else 1 where the state is mostly rewritten
+     * pages (approximate mode, exact mode's fingerprint pages), else 0.
+     */
     private static int level0CompactionTrigger(ReadableConfig configuration) {
+        boolean pages =
+                configuration.get(FirstSeenOptions.DEDUP_MODE) == DedupMode.APPROXIMATE
+                        || configuration.get(FirstSeenOptions.EXACT_STORE) == ExactStoreType.PAGES;
         return configuration
                 .getOptional(FirstSeenOptions.ROCKSDB_LEVEL0_COMPACTION_TRIGGER)
-                .orElse(
-                        configuration.get(FirstSeenOptions.DEDUP_MODE) == DedupMode.APPROXIMATE
-                                ? 1
-                                : 0);
+                .orElse(pages ? 1 : 0);
     }
 
     @Override

@@ -28,6 +28,8 @@ import java.util.TreeMap;
  *     most this many URLs are rebuilt at once
  * @param compactBeforeCheckpoint compact the filter pages' column family before each checkpoint
  *     (RocksDB only), see {@code dedup.rocksdb.compact-before-checkpoint}
+ * @param exactStore how exact mode keeps the seen-set of keys created from now on; keys keep the
+ *     store they were created with
  */
 public record DedupConfig(
         DedupMode mode,
@@ -42,7 +44,8 @@ public record DedupConfig(
         long forgetAfterMillis,
         ApproximateFilter approximateFilter,
         long rebuildStep,
-        boolean compactBeforeCheckpoint)
+        boolean compactBeforeCheckpoint,
+        ExactStoreType exactStore)
         implements Serializable {
 
     public DedupConfig {
@@ -75,11 +78,21 @@ public record DedupConfig(
     /** The filter of a key without one. */
     FilterMeta newFilter() {
         if (mode == DedupMode.EXACT) {
-            return FilterMeta.createSingle(expectedUrlsPerKey, falsePositiveRate);
+            return exactStore == ExactStoreType.PAGES
+                    ? FilterMeta.createExactFingerprints(expectedUrlsPerKey)
+                    : FilterMeta.createSingle(expectedUrlsPerKey, falsePositiveRate);
         }
         return approximateFilter == ApproximateFilter.BLOOM
                 ? FilterMeta.create(expectedUrlsPerKey, falsePositiveRate)
                 : FilterMeta.createFingerprints(expectedUrlsPerKey, falsePositiveRate);
+    }
+
+    /**
+     * Whether new keys keep the time each URL was last emitted, which the revisit and expiry rules
+     * need: exact mode with {@link ExactStoreType#ENTRIES}.
+     */
+    public boolean keepsTimes() {
+        return mode == DedupMode.EXACT && exactStore == ExactStoreType.ENTRIES;
     }
 
     /** Whether {@code forget} and {@code forget-key} can be applied. */
@@ -103,6 +116,13 @@ public record DedupConfig(
         private ApproximateFilter approximateFilter = ApproximateFilter.FINGERPRINTS;
         private long rebuildStep = DEFAULT_REBUILD_STEP;
         private boolean compactBeforeCheckpoint;
+        private ExactStoreType exactStore = ExactStoreType.ENTRIES;
+
+        /** See {@link DedupConfig#exactStore}. */
+        public Builder exactStore(ExactStoreType store) {
+            this.exactStore = store;
+            return this;
+        }
 
         /** See {@link DedupConfig#compactBeforeCheckpoint}. */
         public Builder compactBeforeCheckpoint(boolean compact) {
@@ -204,7 +224,8 @@ public record DedupConfig(
                     forgetAfterMillis,
                     approximateFilter,
                     Math.max(1, rebuildStep),
-                    compactBeforeCheckpoint);
+                    compactBeforeCheckpoint,
+                    exactStore);
         }
     }
 }

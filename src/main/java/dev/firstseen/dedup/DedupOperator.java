@@ -71,6 +71,15 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
      * written. Only a "maybe" reads L3. The Bloom filter is therefore never trusted for "seen"
      * in exact mode, only for "new", and it has no false negatives because it is always a superset
      * of L3 in every checkpoint: both are written for the same record before the next barrier.
+     *
+     * Fingerprint pages (dedup.exact.store: PAGES). A key created under that setting has no L3
+     * entries and no Bloom filter: its "filter" is one fingerprint class of 63-bit prefixes that
+     * never fills (FilterMeta.EXACT_FINGERPRINTS), so a page lookup is the exact answer and L2
+     * and L3 are one. The bench profile put a fifth of exact mode's CPU in L3's writes and reads
+     * (the memtable insert of every new URL above all), which this replaces with a page rewrite
+     * on the heap, flushed per checkpoint like any filter page. Each key keeps the layout it was
+     * created with, decided by its metadata's strategy, so a job may switch the setting either
+     * way on restore without a URL changing its answer.
      */
 
     private final DedupConfig config;
@@ -242,9 +251,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 config.expectedUrlsPerKey(),
                 first,
                 config.falsePositiveRate(),
-                config.mode() == DedupMode.EXACT
-                        ? "rebuilding from the exact store"
-                        : first.isFingerprints() ? "fingerprint classes" : "Bloom layers",
+                first.isExactFingerprints()
+                        ? "splitting pages (the pages are the exact seen-set)"
+                        : config.mode() == DedupMode.EXACT
+                                ? "rebuilding from the exact store"
+                                : first.isFingerprints() ? "fingerprint classes" : "Bloom layers",
                 config.filterCacheBytes(),
                 recent.capacity(),
                 fingerprints);
@@ -300,12 +311,14 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         boolean isNew;
         Long lastEmitted = null; // set when a seen URL is due for a revisit
         long knownTime = RecentFingerprintCache.UNKNOWN;
+        // A key in fingerprint pages (ExactStoreType.PAGES) has its whole seen-set in them.
+        ExactStore store = filter.meta.isExactFingerprints() ? null : exact;
         if (!filter.mightContain(fp, loader)) {
             metrics.l2DefinitelyNew.inc();
             isNew = true;
         } else {
             metrics.l2Maybe.inc();
-            if (exact == null) {
+            if (store == null) {
                 isNew = false;
             } else {
                 metrics.l3Reads.inc();
@@ -335,8 +348,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             } else {
                 metrics.revisits.inc();
             }
-            if (exact != null) {
-                exact.put(fp, t);
+            if (store != null) {
+                store.put(fp, t);
             }
             FrontierRecord r =
                     new FrontierRecord(in.url, in.canonical, in.key, t, in.metaJson, in.source);
@@ -351,7 +364,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             metrics.duplicates.inc();
         }
         recent.add(fp, knownTime);
-        if (forgetAfter > 0) {
+        if (forgetAfter > 0 && store != null) { // fingerprint pages keep no times to expire
             sweep(t);
         }
 
@@ -401,6 +414,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     @Override
     public void onProcessingTime(InternalTimer<Object, VoidNamespace> timer) throws Exception {
         sweepTimer.clear();
+        if (isExactFingerprints()) {
+            return; // a key kept in fingerprint pages: its (empty) exact store says nothing
+        }
         metrics.expired.inc(exact.removeUpTo(timer.getTimestamp() - forgetAfter));
         if (!exact.isEmpty()) {
             armIdleSweep(Math.max(1, forgetAfter / 4));
@@ -410,6 +426,13 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             lastSweep.clear();
             cache.remove(getCurrentKey());
         }
+    }
+
+    /** True if the current key is kept in fingerprint pages (cached copy first, then state). */
+    private boolean isExactFingerprints() throws Exception {
+        KeyFilter cached = cache.peek(getCurrentKey());
+        FilterMeta m = cached != null ? cached.meta : metaState.value();
+        return m != null && m.isExactFingerprints();
     }
 
     @Override
@@ -471,7 +494,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     }
 
     private void insert(KeyFilter f, Fingerprint fp) throws Exception {
-        if (exact != null && f.meta.isFull() && !f.meta.saturated && !f.isRebuilding()) {
+        if (exact != null
+                && !f.meta.isFingerprints()
+                && f.meta.isFull()
+                && !f.meta.saturated
+                && !f.isRebuilding()) {
             rebuild(f);
         }
         boolean wasSaturated = f.meta.saturated;

@@ -14,6 +14,16 @@ public final class FilterMeta {
     /** Strategy of the compressed-fingerprint filter. */
     public static final byte FINGERPRINTS = 2;
 
+    /**
+     * Strategy of exact mode's fingerprint pages ({@link ExactStoreType#PAGES}): one class of
+     * {@link #EXACT_WIDTH}-bit prefixes that never fills, so its pages hold the key's seen-set
+     * itself, not a filter in front of one.
+     */
+    public static final byte EXACT_FINGERPRINTS = 3;
+
+    /** Bits of a fingerprint that {@link #EXACT_FINGERPRINTS} keeps: the widest class there is. */
+    public static final int EXACT_WIDTH = FingerprintPage.MAX_SUFFIX_BITS;
+
     public final byte strategy;
     public final long initialCapacity;
     public final double targetFpp;
@@ -53,11 +63,30 @@ public final class FilterMeta {
     /** A stored compressed-fingerprint filter. */
     static FilterMeta ofClasses(
             long initialCapacity, double targetFpp, List<FingerprintClass> classes) {
+        return ofClasses(FINGERPRINTS, initialCapacity, targetFpp, classes);
+    }
+
+    /** A stored filter of strategy {@link #FINGERPRINTS} or {@link #EXACT_FINGERPRINTS}. */
+    static FilterMeta ofClasses(
+            byte strategy, long initialCapacity, double targetFpp, List<FingerprintClass> classes) {
         long[] packed = new long[classes.size() * 3];
         for (int i = 0; i < classes.size(); i++) {
             pack(packed, i, classes.get(i));
         }
-        return new FilterMeta(FINGERPRINTS, initialCapacity, targetFpp, List.of(), packed);
+        return new FilterMeta(strategy, initialCapacity, targetFpp, List.of(), packed);
+    }
+
+    /**
+     * A new key's seen-set in exact mode's fingerprint pages: one {@link #EXACT_WIDTH}-bit class
+     * without a capacity, which only splits its pages as it grows. {@code expectedUrls} is kept for
+     * the record; the geometry does not depend on it.
+     */
+    public static FilterMeta createExactFingerprints(long expectedUrls) {
+        return ofClasses(
+                EXACT_FINGERPRINTS,
+                expectedUrls,
+                0.0,
+                List.of(new FingerprintClass(EXACT_WIDTH, Long.MAX_VALUE, 0, 0, 0)));
     }
 
     private static void pack(long[] packed, int i, FingerprintClass c) {
@@ -85,8 +114,14 @@ public final class FilterMeta {
         return ofClasses(initialCapacity, targetFpp, List.of(first));
     }
 
+    /** True for both strategies that keep fingerprints in pages (approximate's and exact's). */
     public boolean isFingerprints() {
-        return strategy == FINGERPRINTS;
+        return strategy == FINGERPRINTS || strategy == EXACT_FINGERPRINTS;
+    }
+
+    /** True if this key's pages are its exact seen-set ({@link ExactStoreType#PAGES}). */
+    public boolean isExactFingerprints() {
+        return strategy == EXACT_FINGERPRINTS;
     }
 
     /** A copy of class {@code i}. */

@@ -25,7 +25,7 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * <pre>
  *   byte    format (2)
- *   byte    strategy (2)
+ *   byte    strategy (2, or 3 for exact mode's fingerprint pages)
  *   long    initial capacity
  *   double  target false-positive rate
  *   byte    class count C
@@ -41,8 +41,11 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
 
     public static final FilterMetaSerializer INSTANCE = new FilterMetaSerializer();
 
-    /** 2: adds record format 2; reads version 1's state as it is. */
-    public static final int VERSION = 2;
+    /**
+     * 2: adds record format 2; reads version 1's state as it is. 3: format 2 may carry strategy 3,
+     * exact mode's fingerprint pages; reads versions 1 and 2's state as it is.
+     */
+    public static final int VERSION = 3;
 
     @Override
     public boolean isImmutableType() {
@@ -110,14 +113,16 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
         if (format == 1 && strategy != BlockedBloom.STRATEGY) {
             throw new IOException("Unknown Bloom filter strategy " + strategy);
         }
-        if (format == 2 && strategy != FilterMeta.FINGERPRINTS) {
+        if (format == 2
+                && strategy != FilterMeta.FINGERPRINTS
+                && strategy != FilterMeta.EXACT_FINGERPRINTS) {
             throw new IOException("Unknown filter strategy " + strategy + " in format 2");
         }
         long initialCapacity = in.readLong();
         double fpp = in.readDouble();
         int n = in.readUnsignedByte();
         if (format == 2) {
-            return FilterMeta.ofClasses(initialCapacity, fpp, readClasses(in, n));
+            return FilterMeta.ofClasses(strategy, initialCapacity, fpp, readClasses(in, n));
         }
         List<BloomLayer> layers = new ArrayList<>(n + 1);
         for (int i = 0; i < n; i++) {

@@ -15,10 +15,12 @@ import dev.firstseen.record.Op;
  *   <li>{@code mark-seen}: into the seen-set if not there yet (an existing time is kept); nothing
  *       emitted.
  *   <li>{@code forget}: out of the exact store and L1. The filter keeps its bits, so the URL's next
- *       sighting is a "maybe" that finds the exact store without it: new. In approximate mode the
- *       fingerprint filter removes the URL's prefix instead (if another URL shares that prefix,
- *       which happens with the filter's rate, that URL is forgotten with it); a key still on a
- *       Bloom filter cannot forget one URL, and the op is counted in {@code opsForgetUnsupported}.
+ *       sighting is a "maybe" that finds the exact store without it: new. A key kept in exact
+ *       mode's fingerprint pages ({@link ExactStoreType#PAGES}) removes the fingerprint from its
+ *       page. In approximate mode the fingerprint filter removes the URL's prefix instead (if
+ *       another URL shares that prefix, which happens with the filter's rate, that URL is forgotten
+ *       with it); a key still on a Bloom filter cannot forget one URL, and the op is counted in
+ *       {@code opsForgetUnsupported}.
  *   <li>{@code forget-key}: the key's exact store, filter pages and metadata cleared, its cached
  *       filter dropped, and L1 emptied (its entries do not say their key).
  * </ul>
@@ -69,7 +71,7 @@ final class SeenSetOps {
                 metrics.opsKeysForgotten.inc();
                 return;
             case FORGET:
-                if (exact != null) {
+                if (exact != null && !levels.filter().meta.isExactFingerprints()) {
                     exact.remove(fp);
                 } else if (!forgetFromFilter(fp, levels)) {
                     return;
@@ -105,12 +107,13 @@ final class SeenSetOps {
         long bytesBefore = filter.bytes();
         long loadsBefore = loader.loads();
         long now = levels.now();
-        boolean known = filter.mightContain(fp, loader) && (exact == null || exact.get(fp) != null);
+        ExactStore store = filter.meta.isExactFingerprints() ? null : exact;
+        boolean known = filter.mightContain(fp, loader) && (store == null || store.get(fp) != null);
         if (!known) {
             levels.insert(filter, fp);
         }
-        if (exact != null && (!known || in.op == Op.FORCE)) {
-            exact.put(fp, now);
+        if (store != null && (!known || in.op == Op.FORCE)) {
+            store.put(fp, now);
         }
         recent.add(fp);
         if (in.op == Op.FORCE) {

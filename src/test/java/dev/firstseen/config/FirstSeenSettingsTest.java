@@ -3,12 +3,15 @@ package dev.firstseen.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firstseen.dedup.DedupConfig;
 import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.dedup.ExactStoreType;
 import dev.firstseen.ingest.StartingOffsets;
 import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.keying.KeyMode;
 import dev.firstseen.metrics.FirstSeenMetrics;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ConfigOption;
@@ -183,6 +186,31 @@ class FirstSeenSettingsTest {
         forget.setString("dedup.forget-after", "180 d");
         assertThatThrownBy(() -> FirstSeenSettings.from(forget))
                 .hasMessageContaining("'dedup.forget-after' needs 'dedup.mode' EXACT");
+    }
+
+    @Test
+    void fingerprintPagesRefuseWhatNeedsTimesOrWideFingerprints() {
+        for (String option : List.of("dedup.revisit-after", "dedup.forget-after")) {
+            Configuration c = sized(128, "0.01");
+            c.setString("dedup.exact.store", "PAGES");
+            c.setString(option, "30 d");
+            assertThatThrownBy(() -> FirstSeenSettings.from(c))
+                    .hasMessageContaining(
+                            "'"
+                                    + option
+                                    + "' needs 'dedup.exact.store' ENTRIES: fingerprint pages");
+        }
+        Configuration wide = sized(128, "0.01");
+        wide.setString("dedup.exact.store", "PAGES");
+        wide.setString("dedup.fingerprint-bits", "128");
+        assertThatThrownBy(() -> FirstSeenSettings.from(wide))
+                .hasMessageContaining("'dedup.exact.store' PAGES keeps 63 bits");
+        Configuration ok = sized(128, "0.01");
+        ok.setString("dedup.exact.store", "PAGES");
+        DedupConfig d = FirstSeenSettings.from(ok).dedupConfig();
+        assertThat(d.exactStore()).isEqualTo(ExactStoreType.PAGES);
+        assertThat(d.keepsTimes()).isFalse();
+        assertThat(FirstSeenSettings.from(sized(128, "0.01")).dedupConfig().keepsTimes()).isTrue();
     }
 
     private static Configuration sized(long urlsPerKey, String rate) {

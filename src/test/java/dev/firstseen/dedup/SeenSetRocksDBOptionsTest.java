@@ -44,6 +44,14 @@ class SeenSetRocksDBOptionsTest {
     }
 
     @Test
+    void exactModesFingerprintPagesCompactLevel0AfterEveryFlushByDefault() throws Exception {
+        assertThat(
+                        triggersOfAJobConfiguredWith(
+                                DedupMode.EXACT, Map.of("dedup.exact.store", "PAGES")))
+                .containsEntry("bloom-pages", 1);
+    }
+
+    @Test
     void theTriggerIsAnOptionInEitherMode() throws Exception {
         Map<String, String> three = Map.of("dedup.rocksdb.level0-compaction-trigger", "3");
         assertThat(triggersOfAJobConfiguredWith(DedupMode.EXACT, three))

@@ -130,6 +130,33 @@ class StateSerializersTest {
         assertThat(back.targetFpp).isEqualTo(1e-4);
     }
 
+    /** Exact mode's fingerprint pages: format 2 with strategy 3, one 63-bit class without end. */
+    @Test
+    void filterMetaOfExactFingerprints() throws IOException {
+        FilterMeta m = FilterMeta.createExactFingerprints(128);
+        m.addEntries(0, 1100);
+        m.advanceSplit(0);
+        String golden =
+                "02" // format
+                        + "03" // strategy: exact fingerprint pages
+                        + "0000000000000080" // expected URLs 128, kept for the record
+                        + "0000000000000000" // no target rate
+                        + "01" // one class
+                        + "3f" // width 63
+                        + "01" // level
+                        + "00000000" // split
+                        + "7fffffffffffffff" // capacity: never full
+                        + "000000000000044c"; // count 1100
+        assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(golden);
+        FilterMeta back = read(FilterMetaSerializer.INSTANCE, golden);
+        assertThat(back.isExactFingerprints()).isTrue();
+        assertThat(back.isFingerprints()).isTrue();
+        assertThat(back.isFull()).isFalse();
+        assertThat(back.fingerprintClass(0).pages()).isEqualTo(2);
+        assertThat(back.fingerprintClass(0).width).isEqualTo(63);
+        assertThat(FilterMeta.createFingerprints(128, 1e-4).isExactFingerprints()).isFalse();
+    }
+
     @Test
     void unknownFormatIsRefused() {
         assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "03"))
@@ -147,7 +174,7 @@ class StateSerializersTest {
                 }) {
             TypeSerializerSnapshot<?> snap = s.snapshotConfiguration();
             assertThat(snap.getCurrentVersion())
-                    .isEqualTo(s == FilterMetaSerializer.INSTANCE ? 2 : 1);
+                    .isEqualTo(s == FilterMetaSerializer.INSTANCE ? 3 : 1);
             DataOutputSerializer out = new DataOutputSerializer(64);
             TypeSerializerSnapshot.writeVersionedSnapshot(out, snap);
             TypeSerializerSnapshot<?> back =

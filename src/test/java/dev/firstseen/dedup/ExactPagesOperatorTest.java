@@ -1,0 +1,199 @@
+package dev.firstseen.dedup;
+
+import static dev.firstseen.dedup.DedupOperatorTest.accumulator;
+import static dev.firstseen.dedup.DedupOperatorTest.builder;
+import static dev.firstseen.dedup.DedupOperatorTest.checkpoint;
+import static dev.firstseen.dedup.DedupOperatorTest.emitted;
+import static dev.firstseen.dedup.DedupOperatorTest.feed;
+import static dev.firstseen.dedup.DedupOperatorTest.stream;
+import static dev.firstseen.dedup.DedupOperatorTest.subtaskOf;
+import static dev.firstseen.dedup.DedupOperatorTest.url;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firstseen.metrics.FirstSeenMetrics;
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.Op;
+import dev.firstseen.record.SourcePosition;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Exact mode with {@code dedup.exact.store: PAGES}, on RocksDB: the fingerprint pages are the
+ * seen-set, so what comes out must be exactly the first sighting of every URL (no false negative
+ * and, unlike approximate mode, no false positive at these sizes: two of a key's n URLs share 63
+ * bits of fingerprint with a chance of about n²/2^64).
+ */
+class ExactPagesOperatorTest {
+    private final DedupOperatorTest t = new DedupOperatorTest();
+
+    @AfterEach
+    void close() throws Exception {
+        t.closeHarnesses();
+    }
+
+    private static DedupConfig pages(long cacheBytes, int l1) {
+        return store(ExactStoreType.PAGES, cacheBytes, l1);
+    }
+
+    private static DedupConfig store(ExactStoreType store, long cacheBytes, int l1) {
+        return builder(DedupMode.EXACT, 50, 0.01, cacheBytes, l1).exactStore(store).build();
+    }
+
+    /** The URLs of {@code in} in order of first sighting: what an exact job must emit. */
+    private static List<String> firstSightings(List<CanonicalUrl> in) {
+        Set<String> s = new LinkedHashSet<>();
+        in.forEach(u -> s.add(u.canonical));
+        return new ArrayList<>(s);
+    }
+
+    private static List<CanonicalUrl> keys(List<CanonicalUrl> in, int offset) {
+        List<CanonicalUrl> out = new ArrayList<>(in.size());
+        for (CanonicalUrl u : in) {
+            int key = Integer.parseInt(u.key.replaceAll("\\D", ""));
+            String c = u.canonical;
+            out.add(url(key + offset, Integer.parseInt(c.substring(c.lastIndexOf('/') + 1))));
+        }
+        return out;
+    }
+
+    @Test
+    void emitsExactlyEveryFirstSighting() throws Exception {
+        // Up to 20,000 pages per key: the busiest keys split their pages many times over.
+        List<CanonicalUrl> in = stream(150_000, 40, 20_000, 21);
+        var h = t.harness(pages(64 << 20, 0), 1, 0, null);
+        feed(h, in);
+        assertThat(emitted(h)).containsExactlyElementsOf(firstSightings(in));
+        assertThat(accumulator(h, FirstSeenMetrics.L3_READS)).isZero();
+        List<KeyFilter> filters = ((DedupOperator) h.getOperator()).cache().filters();
+        assertThat(filters).allMatch(f -> f.meta.isExactFingerprints());
+        assertThat(filters).anyMatch(f -> f.meta.fingerprintClass(0).level >= 4);
+        assertThat(filters).allMatch(f -> f.meta.layerCount() == 1);
+    }
+
+    /** A 64 KiB cache for 200 keys: pages go back to state and come again all the time. */
+    @Test
+    void evictionAndRestoreLoseNothing() throws Exception {
+        DedupConfig tiny = pages(64 << 10, 1024);
+        List<CanonicalUrl> in = stream(60_000, 200, 3000, 22);
+        var h = t.harness(tiny, 1, 0, null);
+        feed(h, in.subList(0, 30_000));
+        assertThat(accumulator(h, "pagesFlushed")).isGreaterThan(0);
+        assertThat(emitted(h)).containsExactlyElementsOf(firstSightings(in.subList(0, 30_000)));
+        OperatorSubtaskState snap = checkpoint(h, 1);
+
+        var restored = t.harness(tiny, 1, 0, snap);
+        feed(restored, in);
+        List<String> expected = firstSightings(in);
+        expected.removeAll(firstSightings(in.subList(0, 30_000)));
+        assertThat(emitted(restored)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void rescaleOneToTwoAndBackReEmitsNothing() throws Exception {
+        DedupConfig cfg = pages(64 << 20, 1024);
+        List<CanonicalUrl> phase1 = stream(8000, 40, 600, 23);
+        List<CanonicalUrl> phase2 = stream(8000, 40, 1200, 24);
+        var one = t.harness(cfg, 1, 0, null);
+        feed(one, phase1);
+        OperatorSubtaskState snap1 = checkpoint(one, 1);
+        var two = t.rescaled(cfg, snap1, 1, 2);
+        for (CanonicalUrl u : phase2) {
+            two.get(subtaskOf(u.key, 2)).processElement(u, 0L);
+        }
+        List<String> expected = firstSightings(phase2);
+        expected.removeAll(firstSightings(phase1));
+        List<String> out2 = new ArrayList<>();
+        two.forEach(h -> out2.addAll(emitted(h)));
+        assertThat(out2).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(emitted(two.get(0))).isNotEmpty();
+        assertThat(emitted(two.get(1))).isNotEmpty();
+
+        var back = t.rescaled(cfg, DedupOperatorTest.checkpointAll(two, 2), 2, 1).get(0);
+        feed(back, phase1);
+        feed(back, phase2);
+        assertThat(emitted(back)).isEmpty();
+    }
+
+    /**
+     * Switching the store either way on restore changes no answer: each key keeps the layout it was
+     * created with, old keys their exact-store entries, new keys their pages.
+     */
+    @Test
+    void keysKeepTheirStoreWhenTheSettingChanges() throws Exception {
+        List<CanonicalUrl> old = stream(20_000, 30, 2000, 25);
+        var entries = t.harness(store(ExactStoreType.ENTRIES, 64 << 20, 0), 1, 0, null);
+        feed(entries, old);
+        OperatorSubtaskState snap = checkpoint(entries, 1);
+
+        var pages = t.harness(pages(64 << 20, 0), 1, 0, snap);
+        List<CanonicalUrl> later = new ArrayList<>(stream(20_000, 30, 4000, 26));
+        later.addAll(keys(stream(10_000, 30, 2000, 27), 1000));
+        feed(pages, old);
+        feed(pages, later);
+        List<String> expected = firstSightings(later);
+        expected.removeAll(firstSightings(old));
+        assertThat(emitted(pages)).containsExactlyElementsOf(expected);
+        for (KeyFilter f : ((DedupOperator) pages.getOperator()).cache().filters()) {
+            int key = Integer.parseInt(f.key().toString().replaceAll("\\D", ""));
+            assertThat(f.meta.isExactFingerprints()).as(f.key().toString()).isEqualTo(key >= 1000);
+        }
+        assertThat(accumulator(pages, FirstSeenMetrics.L3_READS)).isPositive();
+
+        var back =
+                t.harness(store(ExactStoreType.ENTRIES, 64 << 20, 0), 1, 0, checkpoint(pages, 2));
+        feed(back, old);
+        feed(back, later);
+        assertThat(emitted(back)).isEmpty();
+        List<CanonicalUrl> newer = keys(stream(5000, 30, 6000, 28), 1000);
+        feed(back, newer);
+        List<String> fresh = firstSightings(newer);
+        fresh.removeAll(firstSightings(later));
+        assertThat(emitted(back)).containsExactlyElementsOf(fresh);
+    }
+
+    private static CanonicalUrl op(Op op, int key, int page) {
+        CanonicalUrl u = url(key, page);
+        u.op = op;
+        return u;
+    }
+
+    @Test
+    void opsWorkOnPages() throws Exception {
+        var h = t.harness(pages(64 << 20, 1024), 1, 0, null);
+        List<CanonicalUrl> first = new ArrayList<>();
+        for (int p = 0; p < 1500; p++) {
+            first.add(url(1, p));
+        }
+        feed(h, first);
+        int n = emitted(h).size();
+        assertThat(n).isEqualTo(1500);
+        feed(
+                h,
+                List.of(
+                        op(Op.FORGET, 1, 7),
+                        url(1, 7), // forgotten: new again
+                        url(1, 8),
+                        url(1, 7),
+                        op(Op.MARK_SEEN, 1, 5000),
+                        url(1, 5000), // marked seen: not emitted
+                        op(Op.FORCE, 1, 9), // emitted though seen
+                        url(1, 9)));
+        List<String> after = emitted(h).subList(n, emitted(h).size());
+        assertThat(after).containsExactly("http://d1.com/p/7", "http://d1.com/p/9");
+        assertThat(h.extractOutputValues().get(emitted(h).size() - 1).forced).isTrue();
+        CanonicalUrl forgetKey =
+                new CanonicalUrl(null, null, "d1.com", null, new SourcePosition("in", 0, 0, -1));
+        forgetKey.op = Op.FORGET_KEY;
+        feed(h, List.of(forgetKey, url(1, 9), url(1, 10), url(1, 9)));
+        List<String> all = emitted(h);
+        assertThat(all.subList(all.size() - 2, all.size()))
+                .containsExactly("http://d1.com/p/9", "http://d1.com/p/10");
+        assertThat(accumulator(h, "opsForgotten")).isEqualTo(1);
+        assertThat(accumulator(h, "opsForgetUnsupported")).isZero();
+    }
+}
