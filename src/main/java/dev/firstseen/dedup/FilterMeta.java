@@ -124,6 +124,17 @@ public final class FilterMeta {
         return strategy == EXACT_FINGERPRINTS;
     }
 
+    /**
+     * Whether a key kept in fingerprint pages holds {@code fp}, its pages read from {@code source}
+     * (the key's keyed state). For tools that read a savepoint; the job asks its cached copy.
+     */
+    public boolean exactPagesContain(Fingerprint fp, PageSource source) throws Exception {
+        if (!isExactFingerprints()) {
+            throw new IllegalStateException("not a key kept in fingerprint pages: " + this);
+        }
+        return new KeyFilter("", copy(), false).mightContain(fp, source);
+    }
+
     /** A copy of class {@code i}. */
     public FingerprintClass fingerprintClass(int i) {
         return new FingerprintClass(width(i), capacity(i), level(i), split(i), entries(i));

@@ -1,7 +1,7 @@
 package dev.firstseen.dedup;
 
 /** Reads one Bloom page of the current key from keyed state; null if it was never written. */
-interface PageSource {
+public interface PageSource {
     byte[] load(int pageId) throws Exception;
 
     /** A source with nothing in it: every page reads as absent (a filter being rebuilt). */

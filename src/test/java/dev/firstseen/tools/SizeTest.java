@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.dedup.ExactStoreType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -73,6 +74,31 @@ class SizeTest {
     }
 
     @Test
+    void tenBillionUrlsInExactModesFingerprintPages() {
+        String text =
+                String.join(
+                        "\n",
+                        Size.plan(
+                                10_000_000_000L,
+                                DedupMode.EXACT,
+                                ExactStoreType.PAGES,
+                                0.01,
+                                1_000_000,
+                                0,
+                                4 * GIB,
+                                200 * GIB,
+                                200));
+        assertThat(text).contains("exact mode with dedup.exact.store PAGES");
+        // 6.48 B/URL of pages: 64.8 GB; 18.94 checkpointed: 189.4 GB; 23.90 on disk: 239.0 GB.
+        assertThat(text).contains("64.8 GB").contains("189.4 GB").contains("239.0 GB");
+        // (64.8 + 0.71) GB over 4 GiB slots is 16 slots; 239.0 GB over 200 GiB disks is 2.
+        assertThat(text).contains("slots: 16 (heap 16").contains("disk 2");
+        // The rate plays no part in an exact store.
+        assertThat(Size.figures(DedupMode.EXACT, ExactStoreType.PAGES, 1e-9))
+                .isEqualTo(Size.figures(DedupMode.EXACT, ExactStoreType.PAGES, 0.01));
+    }
+
+    @Test
     void unmeasuredSettingsAreRefusedWithTheCommandThatMeasuresThem() {
         assertThatThrownBy(() -> Size.plan(1_000_000, DedupMode.EXACT, 0.001, 10, 0, GIB, GIB, 100))
                 .hasMessageContaining("Nothing was measured for exact mode at rate 0.001")
@@ -84,19 +110,24 @@ class SizeTest {
         Pattern doc = Pattern.compile("docs/[A-Za-z0-9._-]+\\.txt");
         for (DedupMode mode : DedupMode.values()) {
             for (double rate : new double[] {0.01, 0.0001, 1e-9}) {
-                Size.Figures f = Size.figures(mode, rate);
-                if (f == null) {
-                    continue;
-                }
-                for (Size.Figure fig :
-                        new Size.Figure[] {
-                            f.localBytesPerUrl(), f.checkpointBytesPerUrl(), f.heapBytesPerUrl()
-                        }) {
-                    Matcher m = doc.matcher(fig.source());
-                    assertThat(m.find()).as(fig.source()).isTrue();
-                    assertThat(Files.isRegularFile(Path.of(m.group()))).as(m.group()).isTrue();
+                for (ExactStoreType store : ExactStoreType.values()) {
+                    checkCited(doc, Size.figures(mode, store, rate));
                 }
             }
+        }
+    }
+
+    private static void checkCited(Pattern doc, Size.Figures f) {
+        if (f == null) {
+            return;
+        }
+        for (Size.Figure fig :
+                new Size.Figure[] {
+                    f.localBytesPerUrl(), f.checkpointBytesPerUrl(), f.heapBytesPerUrl()
+                }) {
+            Matcher m = doc.matcher(fig.source());
+            assertThat(m.find()).as(fig.source()).isTrue();
+            assertThat(Files.isRegularFile(Path.of(m.group()))).as(m.group()).isTrue();
         }
     }
 }

@@ -221,10 +221,25 @@ public final class Inspect {
             }
             FilterMeta m = meta.value();
             if (r.urls == 0 && m != null) {
-                r.urls = m.count(); // approximate mode keeps no exact store: the filter's count
+                // Approximate mode and exact mode's fingerprint pages keep no entries: the count.
+                r.urls = m.count();
+            }
+            if (m != null && m.isExactFingerprints()) { // no times kept: seen, since unknown
+                for (Map.Entry<String, String> w : wanted.entrySet()) {
+                    if (m.exactPagesContain(parse(w.getKey()), pages::get)) {
+                        r.checked.add(w.getValue() + "\tseen (fingerprint pages keep no time)");
+                    }
+                }
             }
             out.collect(r);
         }
+    }
+
+    /** The inverse of {@link Fingerprint#toString()}. */
+    static Fingerprint parse(String hex) {
+        return new Fingerprint(
+                Long.parseUnsignedLong(hex.substring(0, 16), 16),
+                Long.parseUnsignedLong(hex.substring(16), 16));
     }
 
     /** The report as text: settings, totals, the top keys. */

@@ -1,6 +1,7 @@
 package dev.firstseen.tools;
 
 import dev.firstseen.dedup.DedupMode;
+import dev.firstseen.dedup.ExactStoreType;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.Locale;
  * crawler-like test stream, and a real crawl's URL lengths, key skew and repeat rate move them.
  *
  * <pre>
- * Size --urls 1e10 [--mode exact|approximate] [--rate 0.01] [--domains 1e6]
+ * Size --urls 1e10 [--mode exact|approximate] [--store entries|pages] [--rate 0.01] [--domains 1e6]
  *      [--input-rate 0] [--slot-heap 2g] [--slot-disk 200g] [--restore-mb-per-s 200]
  * </pre>
  *
@@ -23,7 +24,8 @@ public final class Size {
     private Size() {}
 
     static final String USAGE =
-            "Usage: Size --urls N [--mode exact|approximate] [--rate 0.01|0.0001|1e-9] [--domains N]"
+            "Usage: Size --urls N [--mode exact|approximate] [--store entries|pages]"
+                    + " [--rate 0.01|0.0001|1e-9] [--domains N]"
                     + " [--input-rate RECORDS_PER_S] [--slot-heap 2g] [--slot-disk 200g]"
                     + " [--restore-mb-per-s 200]";
 
@@ -50,6 +52,46 @@ public final class Size {
                     "docs/bench-2m-fpp1e-4-byte-keys.txt: 2,000 cached keys, 246 B each as the"
                             + " filter cache counts them (FilterCacheFootprintTest: within 10% of"
                             + " JOL)");
+
+    // From the 200 M run rather than the 50 M ones: its state per URL was larger (page versions
+    // rewritten at every checkpoint grow with the seen-set) and its late rate lower.
+    private static final double PAGES_LOCAL = 23.90;
+    private static final String PAGES_LOCAL_SOURCE =
+            "docs/scale-200m-exact-pages.txt: RocksDB 4,398,985,974 B at 184,092,525 URLs, the"
+                    + " largest per URL of the last 20% (8.0 at the end)";
+    private static final double PAGES_CHECKPOINT = 18.94;
+    private static final String PAGES_CHECKPOINT_SOURCE =
+            "docs/scale-200m-exact-pages.txt: largest checkpoint 3,671,176,080 B at about 193.8 M"
+                    + " URLs (12.4 at 50 M: docs/scale-50m-exact-pages.txt)";
+    private static final double PAGES_HEAP = 6.48;
+    private static final String PAGES_HEAP_SOURCE =
+            "docs/scale-200m-exact-pages.txt: fingerprint pages 6.48 B per URL at 200 M (6.73 at"
+                    + " 50 M)";
+    private static final double PAGES_PER_KEY = 710;
+    private static final String PAGES_PER_KEY_SOURCE =
+            "docs/scale-200m-exact-pages.txt: 20,000 cached keys (10,000 URLs each on average), 710 B"
+                    + " each as the filter cache counts them";
+    private static final double PAGES_RATE = 94_782;
+    private static final String PAGES_RATE_SOURCE =
+            "docs/scale-200m-exact-pages.txt: 189,564 records/s on 2 slots at 163-200 M URLs"
+                    + " (442,355 in the first 60 s)";
+
+    /** Exact mode's figures with {@code dedup.exact.store: PAGES}, where the rate plays no part. */
+    static Figures exactPagesFigures() {
+        return new Figures(
+                new Figure(PAGES_LOCAL, PAGES_LOCAL_SOURCE),
+                new Figure(PAGES_CHECKPOINT, PAGES_CHECKPOINT_SOURCE),
+                new Figure(PAGES_HEAP, PAGES_HEAP_SOURCE),
+                new Figure(PAGES_PER_KEY, PAGES_PER_KEY_SOURCE),
+                new Figure(PAGES_RATE, PAGES_RATE_SOURCE));
+    }
+
+    /** The figures for a mode, store and rate; null where nothing was measured. */
+    static Figures figures(DedupMode mode, ExactStoreType store, double rate) {
+        return mode == DedupMode.EXACT && store == ExactStoreType.PAGES
+                ? exactPagesFigures()
+                : figures(mode, rate);
+    }
 
     static Figures figures(DedupMode mode, double rate) {
         if (mode == DedupMode.EXACT && rate == 0.01) {
@@ -137,7 +179,7 @@ public final class Size {
         return null;
     }
 
-    /** The plan, as lines of text. */
+    /** The plan for exact mode's default store or approximate mode, as lines of text. */
     static List<String> plan(
             long urls,
             DedupMode mode,
@@ -147,7 +189,31 @@ public final class Size {
             long slotHeap,
             long slotDisk,
             double restoreMbPerS) {
-        Figures f = figures(mode, rate);
+        return plan(
+                urls,
+                mode,
+                ExactStoreType.ENTRIES,
+                rate,
+                domains,
+                inputRate,
+                slotHeap,
+                slotDisk,
+                restoreMbPerS);
+    }
+
+    /** The plan, as lines of text. */
+    static List<String> plan(
+            long urls,
+            DedupMode mode,
+            ExactStoreType store,
+            double rate,
+            long domains,
+            long inputRate,
+            long slotHeap,
+            long slotDisk,
+            double restoreMbPerS) {
+        boolean pages = mode == DedupMode.EXACT && store == ExactStoreType.PAGES;
+        Figures f = figures(mode, store, rate);
         if (f == null) {
             throw new IllegalArgumentException(
                     String.format(
@@ -178,10 +244,11 @@ public final class Size {
         out.add(
                 String.format(
                         Locale.ROOT,
-                        "FirstSeen sizing: %s URLs, %s mode at rate %s, %s keys",
+                        "FirstSeen sizing: %s URLs, %s, %s keys",
                         count(urls),
-                        mode.name().toLowerCase(Locale.ROOT),
-                        rate,
+                        pages
+                                ? "exact mode with dedup.exact.store PAGES"
+                                : mode.name().toLowerCase(Locale.ROOT) + " mode at rate " + rate,
                         count(domains)));
         out.add("");
         out.add(String.format(Locale.ROOT, "%-26s %12s %12s  %s", "", "per URL", "total", "from"));
@@ -189,7 +256,7 @@ public final class Size {
         row(out, "checkpoint (full size)", f.checkpointBytesPerUrl(), checkpoint);
         row(
                 out,
-                "Bloom pages (task heap)",
+                pages ? "fingerprint pages (heap)" : "Bloom pages (task heap)",
                 f.heapBytesPerUrl(),
                 f.heapBytesPerUrl().value() * urls);
         out.add(
@@ -204,7 +271,7 @@ public final class Size {
         out.add(
                 String.format(
                         Locale.ROOT,
-                        "slots: %d (heap %d at %s of Bloom cache each, disk %d at %s each, input"
+                        "slots: %d (heap %d at %s of page cache each, disk %d at %s each, input"
                                 + " rate %s)",
                         slots,
                         byHeap,
@@ -234,7 +301,7 @@ public final class Size {
                 String.format(
                         Locale.ROOT,
                         "restore: about %.0f s per subtask to download its %s of checkpoint at %.0f"
-                                + " MB/s (not measured at this size; Bloom pages then load on"
+                                + " MB/s (not measured at this size; filter pages then load on"
                                 + " first use)",
                         restoreSeconds,
                         bytes(checkpoint / slots),
@@ -275,6 +342,8 @@ public final class Size {
         ToolArgs args = new ToolArgs(argv, USAGE);
         long urls = (long) Double.parseDouble(args.required("urls"));
         DedupMode mode = DedupMode.valueOf(args.get("mode", "exact").toUpperCase(Locale.ROOT));
+        ExactStoreType store =
+                ExactStoreType.valueOf(args.get("store", "entries").toUpperCase(Locale.ROOT));
         double rate = Double.parseDouble(args.get("rate", "0.01"));
         long domains = (long) Double.parseDouble(args.get("domains", "1e6"));
         long inputRate = (long) Double.parseDouble(args.get("input-rate", "0"));
@@ -287,7 +356,7 @@ public final class Size {
         double restore = Double.parseDouble(args.get("restore-mb-per-s", "200"));
         PrintStream out = System.out;
         try {
-            plan(urls, mode, rate, domains, inputRate, slotHeap, slotDisk, restore)
+            plan(urls, mode, store, rate, domains, inputRate, slotHeap, slotDisk, restore)
                     .forEach(out::println);
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
