@@ -130,6 +130,32 @@ class DedupOperatorTest {
         return out;
     }
 
+    /**
+     * {@code phase1} into one subtask; a rescale to two subtasks that take {@code phase2}, both of
+     * which must emit something; a rescale back to one subtask that is fed both phases again and
+     * must emit nothing. Returns what the two subtasks emitted, for the caller's own check.
+     */
+    List<String> rescaleOneToTwoAndBack(
+            DedupConfig cfg, List<CanonicalUrl> phase1, List<CanonicalUrl> phase2)
+            throws Exception {
+        var one = harness(cfg, 1, 0, null);
+        feed(one, phase1);
+        var two = rescaled(cfg, checkpoint(one, 1), 1, 2);
+        for (CanonicalUrl u : phase2) {
+            two.get(subtaskOf(u.key, 2)).processElement(u, 0L);
+        }
+        List<String> out2 = new ArrayList<>();
+        two.forEach(h -> out2.addAll(emitted(h)));
+        assertThat(emitted(two.get(0))).isNotEmpty();
+        assertThat(emitted(two.get(1))).isNotEmpty();
+
+        var back = rescaled(cfg, checkpointAll(two, 2), 2, 1).get(0);
+        feed(back, phase1);
+        feed(back, phase2);
+        assertThat(emitted(back)).isEmpty();
+        return out2;
+    }
+
     /** Checkpoint {@code id} of every subtask, as the one state a rescale starts from. */
     static OperatorSubtaskState checkpointAll(
             List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>>

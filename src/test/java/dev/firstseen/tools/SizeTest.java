@@ -22,6 +22,7 @@ class SizeTest {
                 Size.plan(
                         10_000_000_000L,
                         DedupMode.EXACT,
+                        ExactStoreType.ENTRIES,
                         0.01,
                         1_000_000,
                         0,
@@ -43,6 +44,7 @@ class SizeTest {
                         Size.plan(
                                 1_000_000_000L,
                                 DedupMode.EXACT,
+                                ExactStoreType.ENTRIES,
                                 0.01,
                                 10_000,
                                 1_000_000,
@@ -61,6 +63,7 @@ class SizeTest {
                         Size.plan(
                                 10_000_000_000L,
                                 DedupMode.APPROXIMATE,
+                                ExactStoreType.ENTRIES,
                                 1e-9,
                                 1_000_000,
                                 0,
@@ -100,7 +103,18 @@ class SizeTest {
 
     @Test
     void unmeasuredSettingsAreRefusedWithTheCommandThatMeasuresThem() {
-        assertThatThrownBy(() -> Size.plan(1_000_000, DedupMode.EXACT, 0.001, 10, 0, GIB, GIB, 100))
+        assertThatThrownBy(
+                        () ->
+                                Size.plan(
+                                        1_000_000,
+                                        DedupMode.EXACT,
+                                        ExactStoreType.ENTRIES,
+                                        0.001,
+                                        10,
+                                        0,
+                                        GIB,
+                                        GIB,
+                                        100))
                 .hasMessageContaining("Nothing was measured for exact mode at rate 0.001")
                 .hasMessageContaining("scripts/bench");
     }

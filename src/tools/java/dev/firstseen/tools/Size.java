@@ -53,37 +53,33 @@ public final class Size {
                             + " filter cache counts them (FilterCacheFootprintTest: within 10% of"
                             + " JOL)");
 
-    // From the 200 M run rather than the 50 M ones: its state per URL was larger (page versions
-    // rewritten at every checkpoint grow with the seen-set) and its late rate lower.
-    private static final double PAGES_LOCAL = 23.90;
-    private static final String PAGES_LOCAL_SOURCE =
-            "docs/scale-200m-exact-pages.txt: RocksDB 4,398,985,974 B at 184,092,525 URLs, the"
-                    + " largest per URL of the last 20% (8.0 at the end)";
-    private static final double PAGES_CHECKPOINT = 18.94;
-    private static final String PAGES_CHECKPOINT_SOURCE =
-            "docs/scale-200m-exact-pages.txt: largest checkpoint 3,671,176,080 B at about 193.8 M"
-                    + " URLs (12.4 at 50 M: docs/scale-50m-exact-pages.txt)";
-    private static final double PAGES_HEAP = 6.48;
-    private static final String PAGES_HEAP_SOURCE =
-            "docs/scale-200m-exact-pages.txt: fingerprint pages 6.48 B per URL at 200 M (6.73 at"
-                    + " 50 M)";
-    private static final double PAGES_PER_KEY = 710;
-    private static final String PAGES_PER_KEY_SOURCE =
-            "docs/scale-200m-exact-pages.txt: 20,000 cached keys (10,000 URLs each on average), 710 B"
-                    + " each as the filter cache counts them";
-    private static final double PAGES_RATE = 94_782;
-    private static final String PAGES_RATE_SOURCE =
-            "docs/scale-200m-exact-pages.txt: 189,564 records/s on 2 slots at 163-200 M URLs"
-                    + " (442,355 in the first 60 s)";
-
-    /** Exact mode's figures with {@code dedup.exact.store: PAGES}, where the rate plays no part. */
+    /**
+     * Exact mode's figures with {@code dedup.exact.store: PAGES}, where the rate plays no part.
+     * From the 200 M run rather than the 50 M ones: its state per URL was larger (the page versions
+     * that every checkpoint rewrites grow with the seen-set) and its late rate lower.
+     */
     static Figures exactPagesFigures() {
         return new Figures(
-                new Figure(PAGES_LOCAL, PAGES_LOCAL_SOURCE),
-                new Figure(PAGES_CHECKPOINT, PAGES_CHECKPOINT_SOURCE),
-                new Figure(PAGES_HEAP, PAGES_HEAP_SOURCE),
-                new Figure(PAGES_PER_KEY, PAGES_PER_KEY_SOURCE),
-                new Figure(PAGES_RATE, PAGES_RATE_SOURCE));
+                new Figure(
+                        23.90,
+                        "docs/scale-200m-exact-pages.txt: RocksDB 4,398,985,974 B at 184,092,525"
+                                + " URLs, the largest per URL of the last 20% (8.0 at the end)"),
+                new Figure(
+                        18.94,
+                        "docs/scale-200m-exact-pages.txt: largest checkpoint 3,671,176,080 B at"
+                                + " about 193.8 M URLs (12.4 at 50 M: docs/scale-50m-exact-pages.txt)"),
+                new Figure(
+                        6.48,
+                        "docs/scale-200m-exact-pages.txt: fingerprint pages 6.48 B per URL at 200 M"
+                                + " (6.73 at 50 M)"),
+                new Figure(
+                        710,
+                        "docs/scale-200m-exact-pages.txt: 20,000 cached keys (10,000 URLs each on"
+                                + " average), 710 B each as the filter cache counts them"),
+                new Figure(
+                        94_782,
+                        "docs/scale-200m-exact-pages.txt: 189,564 records/s on 2 slots at 163-200 M"
+                                + " URLs (442,355 in the first 60 s)"));
     }
 
     /** The figures for a mode, store and rate; null where nothing was measured. */
@@ -177,28 +173,6 @@ public final class Size {
                                     + " at 40-50 M URLs (412,798 at 1-10 M)"));
         }
         return null;
-    }
-
-    /** The plan for exact mode's default store or approximate mode, as lines of text. */
-    static List<String> plan(
-            long urls,
-            DedupMode mode,
-            double rate,
-            long domains,
-            long inputRate,
-            long slotHeap,
-            long slotDisk,
-            double restoreMbPerS) {
-        return plan(
-                urls,
-                mode,
-                ExactStoreType.ENTRIES,
-                rate,
-                domains,
-                inputRate,
-                slotHeap,
-                slotDisk,
-                restoreMbPerS);
     }
 
     /** The plan, as lines of text. */
