@@ -253,6 +253,18 @@ public final class FirstSeenOptions {
                                     + " entry and no read for a repeat, less CPU and checkpoint,"
                                     + " no times. Keys keep the store they were created with.");
 
+    public static final ConfigOption<Integer> EXACT_PAGE_ENTRIES =
+            ConfigOptions.key("dedup.exact.page-entries")
+                    .intType()
+                    .defaultValue(dev.firstseen.dedup.DedupConfig.DEFAULT_EXACT_PAGE_ENTRIES)
+                    .withDescription(
+                            "With dedup.exact.store PAGES: fingerprints per page, on average,"
+                                    + " past which a key's pages split, 32 to 4096. Smaller pages"
+                                    + " cost a little more per page and make each checkpoint"
+                                    + " write fewer bytes for the same inserts (a dirty page is"
+                                    + " written whole). Decides future splits only, so it may"
+                                    + " change on restore.");
+
     public static final ConfigOption<Integer> FINGERPRINT_BITS =
             ConfigOptions.key("dedup.fingerprint-bits")
                     .intType()
@@ -421,6 +433,7 @@ public final class FirstSeenOptions {
                     DEDUP_MODE,
                     APPROXIMATE_FILTER,
                     EXACT_STORE,
+                    EXACT_PAGE_ENTRIES,
                     FINGERPRINT_BITS,
                     REBUILD_STEP,
                     EXPECTED_URLS_PER_KEY,

@@ -259,6 +259,9 @@ public final class FirstSeenSettings {
                                 }
                             });
         }
+        if (conf.get(EXACT_PAGE_ENTRIES) < 32 || conf.get(EXACT_PAGE_ENTRIES) > 4096) {
+            problems.add("'dedup.exact.page-entries' must be between 32 and 4096");
+        }
         if (conf.get(REBUILD_STEP) < 1) {
             problems.add("'dedup.bloom.rebuild-step' must be at least 1 (entries per record)");
         }
@@ -487,6 +490,7 @@ public final class FirstSeenSettings {
                 .mode(dedupMode())
                 .approximateFilter(conf.get(APPROXIMATE_FILTER))
                 .exactStore(conf.get(EXACT_STORE))
+                .exactPageEntries(conf.get(EXACT_PAGE_ENTRIES))
                 .fingerprintBits(conf.get(FINGERPRINT_BITS))
                 .rebuildStep(conf.get(REBUILD_STEP))
                 .compactBeforeCheckpoint(conf.get(ROCKSDB_COMPACT_BEFORE_CHECKPOINT))

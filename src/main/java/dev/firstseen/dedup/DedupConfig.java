@@ -30,6 +30,7 @@ import java.util.TreeMap;
  *     (RocksDB only), see {@code dedup.rocksdb.compact-before-checkpoint}
  * @param exactStore how exact mode keeps the seen-set of keys created from now on; keys keep the
  *     store they were created with
+ * @param exactPageEntries entries per page past which exact mode's fingerprint pages split
  */
 public record DedupConfig(
         DedupMode mode,
@@ -45,7 +46,8 @@ public record DedupConfig(
         ApproximateFilter approximateFilter,
         long rebuildStep,
         boolean compactBeforeCheckpoint,
-        ExactStoreType exactStore)
+        ExactStoreType exactStore,
+        int exactPageEntries)
         implements Serializable {
 
     public DedupConfig {
@@ -53,6 +55,9 @@ public record DedupConfig(
         g.put(SettingsGuard.DEDUP_MODE, mode.name());
         guarded = Collections.unmodifiableSortedMap(g);
     }
+
+    /** Default of {@code dedup.exact.page-entries}. */
+    public static final int DEFAULT_EXACT_PAGE_ENTRIES = FingerprintClass.PAGE_ENTRIES;
 
     /** Default of {@code dedup.bloom.rebuild-step}. */
     public static final long DEFAULT_REBUILD_STEP = 4096;
@@ -80,6 +85,7 @@ public record DedupConfig(
         if (mode == DedupMode.EXACT) {
             return exactStore == ExactStoreType.PAGES
                     ? FilterMeta.createExactFingerprints(expectedUrlsPerKey)
+                            .splitPagesPast(exactPageEntries)
                     : FilterMeta.createSingle(expectedUrlsPerKey, falsePositiveRate);
         }
         return approximateFilter == ApproximateFilter.BLOOM
@@ -117,6 +123,13 @@ public record DedupConfig(
         private long rebuildStep = DEFAULT_REBUILD_STEP;
         private boolean compactBeforeCheckpoint;
         private ExactStoreType exactStore = ExactStoreType.ENTRIES;
+        private int exactPageEntries = DEFAULT_EXACT_PAGE_ENTRIES;
+
+        /** See {@link DedupConfig#exactPageEntries}. */
+        public Builder exactPageEntries(int entries) {
+            this.exactPageEntries = entries;
+            return this;
+        }
 
         /** See {@link DedupConfig#exactStore}. */
         public Builder exactStore(ExactStoreType store) {
@@ -225,7 +238,8 @@ public record DedupConfig(
                     approximateFilter,
                     Math.max(1, rebuildStep),
                     compactBeforeCheckpoint,
-                    exactStore);
+                    exactStore,
+                    exactPageEntries);
         }
     }
 }

@@ -629,9 +629,14 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         public KeyFilter load(Object key) throws Exception {
             // Called for the current key: a record of that key asked for its filter.
             FilterMeta stored = metaState.value();
-            return stored == null
-                    ? new KeyFilter(key, config.newFilter(), true)
-                    : new KeyFilter(key, stored.copy(), false);
+            if (stored == null) {
+                return new KeyFilter(key, config.newFilter(), true);
+            }
+            FilterMeta m = stored.copy();
+            if (m.isExactFingerprints()) {
+                m.splitPagesPast(config.exactPageEntries());
+            }
+            return new KeyFilter(key, m, false);
         }
 
         @Override

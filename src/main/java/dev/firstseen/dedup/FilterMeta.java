@@ -43,6 +43,13 @@ public final class FilterMeta {
      */
     boolean saturated;
 
+    /**
+     * Entries per page past which the newest class splits a page. Not stored: the split pages'
+     * geometry is, so this only decides future splits, and a restored key takes the job's setting
+     * ({@code dedup.exact.page-entries} for exact mode's pages).
+     */
+    private int pageEntries = FingerprintClass.PAGE_ENTRIES;
+
     FilterMeta(byte strategy, long initialCapacity, double targetFpp, List<BloomLayer> layers) {
         this(strategy, initialCapacity, targetFpp, layers, NO_CLASSES);
     }
@@ -193,7 +200,17 @@ public final class FilterMeta {
     }
 
     boolean wantsSplit(int c) {
-        return FingerprintClass.wantsSplit(width(c), level(c), split(c), entries(c));
+        return FingerprintClass.wantsSplit(width(c), level(c), split(c), entries(c), pageEntries);
+    }
+
+    /** Splits pages of the newest class past {@code entries} entries per page from now on. */
+    FilterMeta splitPagesPast(int entries) {
+        this.pageEntries = entries;
+        return this;
+    }
+
+    int pageEntries() {
+        return pageEntries;
     }
 
     /**
@@ -328,11 +345,12 @@ public final class FilterMeta {
             c.add(l.copy());
         }
         return new FilterMeta(
-                strategy,
-                initialCapacity,
-                targetFpp,
-                c,
-                classes.length == 0 ? NO_CLASSES : classes.clone());
+                        strategy,
+                        initialCapacity,
+                        targetFpp,
+                        c,
+                        classes.length == 0 ? NO_CLASSES : classes.clone())
+                .splitPagesPast(pageEntries);
     }
 
     @Override

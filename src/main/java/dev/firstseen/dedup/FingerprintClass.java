@@ -88,9 +88,9 @@ public final class FingerprintClass {
         return width - level - (page < split || page >= (1 << level) ? 1 : 0);
     }
 
-    /** True if the class has more entries per page than {@link #PAGE_ENTRIES} and can split. */
-    static boolean wantsSplit(int width, int level, int split, long count) {
-        return count > (long) PAGE_ENTRIES * pages(level, split)
+    /** True if the class has more than {@code pageEntries} entries per page and can split. */
+    static boolean wantsSplit(int width, int level, int split, long count, int pageEntries) {
+        return count > (long) pageEntries * pages(level, split)
                 && width - level - 1 >= MIN_SUFFIX_BITS
                 && level < MAX_LEVEL;
     }

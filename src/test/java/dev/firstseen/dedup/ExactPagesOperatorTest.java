@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firstseen.metrics.FirstSeenMetrics;
 import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.Op;
 import dev.firstseen.record.SourcePosition;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -72,6 +74,38 @@ class ExactPagesOperatorTest {
         assertThat(filters).allMatch(f -> f.meta.isExactFingerprints());
         assertThat(filters).anyMatch(f -> f.meta.fingerprintClass(0).level >= 4);
         assertThat(filters).allMatch(f -> f.meta.layerCount() == 1);
+    }
+
+    /** Smaller pages split sooner and answer the same; a restore with another size keeps them. */
+    @Test
+    void pageSizeDecidesSplitsOnly() throws Exception {
+        List<CanonicalUrl> in = stream(60_000, 20, 8000, 29);
+        DedupConfig small =
+                builder(DedupMode.EXACT, 50, 0.01, 64 << 20, 0)
+                        .exactStore(ExactStoreType.PAGES)
+                        .exactPageEntries(32)
+                        .build();
+        var h = t.harness(small, 1, 0, null);
+        feed(h, in.subList(0, 30_000));
+        int smallLevel = deepest(h);
+        var big = t.harness(pages(64 << 20, 0), 1, 0, checkpoint(h, 1));
+        feed(big, in);
+        List<String> expected = firstSightings(in);
+        expected.removeAll(firstSightings(in.subList(0, 30_000)));
+        assertThat(emitted(big)).containsExactlyElementsOf(expected);
+
+        var reference = t.harness(pages(64 << 20, 0), 1, 0, null);
+        feed(reference, in.subList(0, 30_000));
+        assertThat(smallLevel).isGreaterThanOrEqualTo(deepest(reference) + 3);
+    }
+
+    private static int deepest(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h) {
+        return ((DedupOperator) h.getOperator())
+                .cache().filters().stream()
+                        .mapToInt(f -> f.meta.fingerprintClass(0).level)
+                        .max()
+                        .orElseThrow();
     }
 
     /** A 64 KiB cache for 200 keys: pages go back to state and come again all the time. */
