@@ -139,7 +139,7 @@ public final class FilterMeta {
         if (!isExactFingerprints()) {
             throw new IllegalStateException("not a key kept in fingerprint pages: " + this);
         }
-        return new KeyFilter("", copy(), false).mightContain(fp, source);
+        return new KeyFilter("", this, false).mightContain(fp, source); // a probe changes no meta
     }
 
     /** A copy of class {@code i}. */
@@ -207,10 +207,6 @@ public final class FilterMeta {
     FilterMeta splitPagesPast(int entries) {
         this.pageEntries = entries;
         return this;
-    }
-
-    int pageEntries() {
-        return pageEntries;
     }
 
     /**
