@@ -241,17 +241,20 @@ public final class FirstSeenOptions {
     public static final ConfigOption<ExactStoreType> EXACT_STORE =
             ConfigOptions.key("dedup.exact.store")
                     .enumType(ExactStoreType.class)
-                    .defaultValue(ExactStoreType.ENTRIES)
+                    .defaultValue(ExactStoreType.AUTO)
                     .withDescription(
-                            "Exact mode's seen-set for keys created from now on. ENTRIES: one"
+                            "Exact mode's seen-set for keys created from now on. AUTO: PAGES,"
+                                    + " or ENTRIES when revisit-after, forget-after or 128-bit"
+                                    + " fingerprints need it. ENTRIES: one"
                                     + " RocksDB entry per URL (fingerprint and time last emitted)"
-                                    + " behind a Bloom filter; keeps times, which revisit-after,"
-                                    + " forget-after and a record's revisit_after need. PAGES:"
-                                    + " each key's 63-bit fingerprints in compressed pages of"
-                                    + " keyed state, cached on the heap (dedup.bloom.cache-size,"
-                                    + " about 7 bytes per URL of the keys in use); no per-URL"
-                                    + " entry and no read for a repeat, less CPU and checkpoint,"
-                                    + " no times. Keys keep the store they were created with.");
+                                    + " behind a Bloom filter; keeps times, which revisit-after"
+                                    + " and forget-after need. PAGES: each key's 63-bit"
+                                    + " fingerprints in compressed pages of keyed state, cached on"
+                                    + " the heap (dedup.bloom.cache-size, about 7 bytes per URL of"
+                                    + " the keys in use); no per-URL entry and no read for a"
+                                    + " repeat, less CPU and checkpoint; keeps times only for the"
+                                    + " URLs of records with their own revisit_after. Keys keep"
+                                    + " the store they were created with.");
 
     public static final ConfigOption<Integer> EXACT_PAGE_ENTRIES =
             ConfigOptions.key("dedup.exact.page-entries")

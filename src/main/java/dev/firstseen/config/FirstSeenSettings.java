@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
 
@@ -223,6 +224,7 @@ public final class FirstSeenSettings {
                     DedupConfig.builder()
                             .mode(conf.get(DEDUP_MODE))
                             .approximateFilter(conf.get(APPROXIMATE_FILTER))
+                            .exactStore(exactStore(conf))
                             .expectedUrlsPerKey(conf.get(EXPECTED_URLS_PER_KEY))
                             .falsePositiveRate(p)
                             .build()
@@ -250,7 +252,7 @@ public final class FirstSeenSettings {
                                                     + o.key()
                                                     + "' needs 'dedup.mode' EXACT: an approximate"
                                                     + " filter keeps no times");
-                                } else if (conf.get(EXACT_STORE) != ExactStoreType.ENTRIES) {
+                                } else if (conf.get(EXACT_STORE) == ExactStoreType.PAGES) {
                                     problems.add(
                                             "'"
                                                     + o.key()
@@ -382,7 +384,7 @@ public final class FirstSeenSettings {
                 maxUrlLength(),
                 (int) conf.get(FRONTIER_MAX_META_SIZE).getBytes(),
                 dedupConfig().canDelete(),
-                dedupConfig().keepsTimes());
+                dedupConfig().acceptsRecordRevisits());
     }
 
     public String bootstrapServers() {
@@ -485,11 +487,23 @@ public final class FirstSeenSettings {
         return p;
     }
 
+    /**
+     * The store exact mode's new keys get under {@code c}: {@code dedup.exact.store}, with {@link
+     * ExactStoreType#AUTO} resolved against the time rules and fingerprint width it sets.
+     */
+    public static ExactStoreType exactStore(ReadableConfig c) {
+        return c.get(EXACT_STORE)
+                .resolve(
+                        c.getOptional(REVISIT_AFTER).isPresent()
+                                || c.getOptional(FORGET_AFTER).isPresent(),
+                        c.get(FINGERPRINT_BITS));
+    }
+
     public DedupConfig dedupConfig() {
         return DedupConfig.builder()
                 .mode(dedupMode())
                 .approximateFilter(conf.get(APPROXIMATE_FILTER))
-                .exactStore(conf.get(EXACT_STORE))
+                .exactStore(exactStore(conf))
                 .exactPageEntries(conf.get(EXACT_PAGE_ENTRIES))
                 .fingerprintBits(conf.get(FINGERPRINT_BITS))
                 .rebuildStep(conf.get(REBUILD_STEP))

@@ -54,7 +54,7 @@ public final class SeenSetRocksDBOptions implements ConfigurableRocksDBOptionsFa
     private static int level0CompactionTrigger(ReadableConfig configuration) {
         boolean pages =
                 configuration.get(FirstSeenOptions.DEDUP_MODE) == DedupMode.APPROXIMATE
-                        || configuration.get(FirstSeenOptions.EXACT_STORE) == ExactStoreType.PAGES;
+                        || FirstSeenSettings.exactStore(configuration) == ExactStoreType.PAGES;
         return configuration
                 .getOptional(FirstSeenOptions.ROCKSDB_LEVEL0_COMPACTION_TRIGGER)
                 .orElse(pages ? 1 : 0);

@@ -115,6 +115,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient long longestNanos;
     private transient long longestNanosLastInterval;
     private transient long longestNanosEver;
+
+    /** Whether the job-wide time rules met a key in fingerprint pages yet (logged once). */
+    private transient boolean warnedRulesSkipPages;
+
     /* Rebuild work (at once or spread) inside the current record, and its longest per record. */
     private transient long rebuildNanos;
     private transient long longestRebuildNanos;
@@ -311,14 +315,38 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         boolean isNew;
         Long lastEmitted = null; // set when a seen URL is due for a revisit
         long knownTime = RecentFingerprintCache.UNKNOWN;
-        // A key in fingerprint pages (ExactStoreType.PAGES) has its whole seen-set in them.
-        ExactStore store = filter.meta.isExactFingerprints() ? null : exact;
+        // A key in fingerprint pages (ExactStoreType.PAGES) has its whole seen-set in them; the
+        // exact store holds only the times of its URLs that came with their own revisit_after.
+        boolean pagesKey = filter.meta.isExactFingerprints();
+        boolean entriesKey = exact != null && !pagesKey;
+        boolean ownTime = pagesKey && in.revisitAfterMillis > 0;
+        if (pagesKey && (this.revisit != null || forgetAfter > 0) && !warnedRulesSkipPages) {
+            warnedRulesSkipPages = true;
+            LOG.warn(
+                    "Key {} keeps its URLs in fingerprint pages, which keep no times:"
+                            + " dedup.revisit-after and dedup.forget-after do not apply to its URLs"
+                            + " (keys created from now on get the entries store). Logged once.",
+                    getCurrentKey());
+        }
         if (!filter.mightContain(fp, loader)) {
             metrics.l2DefinitelyNew.inc();
             isNew = true;
         } else {
             metrics.l2Maybe.inc();
-            if (store == null) {
+            if (ownTime) {
+                metrics.l3Reads.inc();
+                Long stored = exact.get(fp);
+                isNew = false;
+                if (stored == null) {
+                    // Seen before without a time: the revisit clock starts now, never earlier.
+                    exact.put(fp, t);
+                    knownTime = t;
+                } else if (revisit.due(stored, t)) {
+                    lastEmitted = stored;
+                } else {
+                    knownTime = stored;
+                }
+            } else if (!entriesKey) {
                 isNew = false;
             } else {
                 metrics.l3Reads.inc();
@@ -348,8 +376,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             } else {
                 metrics.revisits.inc();
             }
-            if (store != null) {
-                store.put(fp, t);
+            if (entriesKey || ownTime) {
+                exact.put(fp, t);
             }
             FrontierRecord r =
                     new FrontierRecord(in.url, in.canonical, in.key, t, in.metaJson, in.source);
@@ -364,7 +392,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             metrics.duplicates.inc();
         }
         recent.add(fp, knownTime);
-        if (forgetAfter > 0 && store != null) { // fingerprint pages keep no times to expire
+        if (forgetAfter > 0 && entriesKey) { // fingerprint pages keep no times to expire
             sweep(t);
         }
 

@@ -15,7 +15,27 @@ public enum ExactStoreType {
      * FingerprintPage}), as approximate mode's filter holds its prefixes, and cached on the heap
      * ({@code dedup.bloom.cache-size}). The pages are the seen-set: no Bloom filter, no per-URL
      * entry, no read for a repeat while the key is cached. About 6 to 7 bytes per URL of heap and
-     * of state. Keeps no times: the time-based rules are refused at start.
+     * of state. The pages keep no times, so the job-wide time-based rules are refused at start; a
+     * record's own {@code revisit_after} works, its URL's time kept in the exact store beside the
+     * pages (a URL first seen without one starts its revisit clock at the first record that has
+     * one).
      */
-    PAGES
+    PAGES,
+    /**
+     * The option's default: {@link #PAGES}, unless the job's configuration needs what only {@link
+     * #ENTRIES} keeps (every URL's time for {@code dedup.revisit-after} or {@code
+     * dedup.forget-after}, or 128-bit fingerprints). Resolved once at start ({@link #resolve}).
+     */
+    AUTO;
+
+    /**
+     * The store this setting gives keys created from now on: itself, or for {@link #AUTO} the one
+     * the job's time rules and fingerprint width allow.
+     */
+    public ExactStoreType resolve(boolean everyUrlNeedsATime, int fingerprintBits) {
+        if (this != AUTO) {
+            return this;
+        }
+        return everyUrlNeedsATime || fingerprintBits > 64 ? ENTRIES : PAGES;
+    }
 }

@@ -17,10 +17,11 @@ import dev.firstseen.record.Op;
  *   <li>{@code forget}: out of the exact store and L1. The filter keeps its bits, so the URL's next
  *       sighting is a "maybe" that finds the exact store without it: new. A key kept in exact
  *       mode's fingerprint pages ({@link ExactStoreType#PAGES}) removes the fingerprint from its
- *       page. In approximate mode the fingerprint filter removes the URL's prefix instead (if
- *       another URL shares that prefix, which happens with the filter's rate, that URL is forgotten
- *       with it); a key still on a Bloom filter cannot forget one URL, and the op is counted in
- *       {@code opsForgetUnsupported}.
+ *       page, and its time from the exact store if a record's {@code revisit_after} gave it one. In
+ *       approximate mode the fingerprint filter removes the URL's prefix instead (if another URL
+ *       shares that prefix, which happens with the filter's rate, that URL is forgotten with it); a
+ *       key still on a Bloom filter cannot forget one URL, and the op is counted in {@code
+ *       opsForgetUnsupported}.
  *   <li>{@code forget-key}: the key's exact store, filter pages and metadata cleared, its cached
  *       filter dropped, and L1 emptied (its entries do not say their key).
  * </ul>
@@ -71,9 +72,11 @@ final class SeenSetOps {
                 metrics.opsKeysForgotten.inc();
                 return;
             case FORGET:
-                if (exact != null && !levels.filter().meta.isExactFingerprints()) {
-                    exact.remove(fp);
-                } else if (!forgetFromFilter(fp, levels)) {
+                boolean pagesKey = levels.filter().meta.isExactFingerprints();
+                if (exact != null) {
+                    exact.remove(fp); // a pages key's URL may have a time there too
+                }
+                if ((exact == null || pagesKey) && !forgetFromFilter(fp, levels)) {
                     return;
                 }
                 recent.remove(fp);
@@ -107,13 +110,17 @@ final class SeenSetOps {
         long bytesBefore = filter.bytes();
         long loadsBefore = loader.loads();
         long now = levels.now();
-        ExactStore store = filter.meta.isExactFingerprints() ? null : exact;
-        boolean known = filter.mightContain(fp, loader) && (store == null || store.get(fp) != null);
+        boolean pagesKey = filter.meta.isExactFingerprints();
+        Long time = exact == null ? null : exact.get(fp);
+        boolean known = filter.mightContain(fp, loader) && (pagesKey || time != null);
         if (!known) {
             levels.insert(filter, fp);
         }
-        if (store != null && (!known || in.op == Op.FORCE)) {
-            store.put(fp, now);
+        // An entries key keeps every URL's time; a pages key only those a record's revisit_after
+        // gave a time, which a force moves to now.
+        boolean keepsTime = exact != null && (!pagesKey || time != null);
+        if (keepsTime && (!known || in.op == Op.FORCE)) {
+            exact.put(fp, now);
         }
         recent.add(fp);
         if (in.op == Op.FORCE) {

@@ -3,6 +3,7 @@ package dev.firstseen.job;
 import dev.firstseen.config.FirstSeenOptions;
 import dev.firstseen.config.FirstSeenSettings;
 import dev.firstseen.config.SeenSetRocksDBOptions;
+import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.dedup.DedupOperator;
 import dev.firstseen.emit.KafkaOutput;
 import dev.firstseen.ingest.DecodeFunction;
@@ -175,11 +176,16 @@ public final class FirstSeenJob {
                 StreamExecutionEnvironment.getExecutionEnvironment(flinkConf);
         onKafka(settings).build(env);
         LOG.info(
-                "Starting FirstSeen: {} -> {} (dead letters: {}), {} mode, keyed by {}",
+                "Starting FirstSeen: {} -> {} (dead letters: {}), {} mode{}, keyed by {}",
                 settings.inputTopics(),
                 settings.frontierTopic(),
                 settings.deadLetterTopic(),
                 settings.dedupMode(),
+                settings.dedupMode() == DedupMode.EXACT
+                        ? " (new keys in "
+                                + FirstSeenSettings.exactStore(settings.configuration())
+                                + ")"
+                        : "",
                 settings.keyMode());
         return env.execute(
                 "FirstSeen " + settings.inputTopics() + " -> " + settings.frontierTopic());

@@ -42,7 +42,10 @@ class EndToEndHarnessTest {
     @Test
     void theEnvironmentGetsTheModeAndEveryOption() {
         assertThat(factoryOf("approximate", Map.of())).contains("level0CompactionTrigger=1");
-        assertThat(factoryOf("exact", Map.of())).contains("level0CompactionTrigger=RocksDB's own");
+        // Exact mode's default store is fingerprint pages, rewritten like approximate mode's.
+        assertThat(factoryOf("exact", Map.of())).contains("level0CompactionTrigger=1");
+        assertThat(factoryOf("exact@dedup.exact.store=ENTRIES", Map.of()))
+                .contains("level0CompactionTrigger=RocksDB's own");
         assertThat(
                         factoryOf(
                                 "approximate@dedup.rocksdb.level0-compaction-trigger=4",

@@ -20,6 +20,8 @@ import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class FirstSeenSettingsTest {
 
@@ -148,12 +150,19 @@ class FirstSeenSettingsTest {
 
     @Test
     void refusesAFirstFilterLayerItCannotBuild() {
-        // 2^32 URLs at 1e-9 would need a first layer of about 24 GB, more than 16 GiB.
-        assertThatThrownBy(() -> FirstSeenSettings.from(sized(1L << 32, "1e-9")))
+        // 2^32 URLs at 1e-9 would need a first layer of about 24 GB, more than 16 GiB: a Bloom
+        // filter is what the entries store puts before its entries.
+        Configuration huge = sized(1L << 32, "1e-9");
+        huge.setString("dedup.exact.store", "ENTRIES");
+        assertThatThrownBy(() -> FirstSeenSettings.from(huge))
                 .hasMessageContaining("'dedup.bloom.expected-urls-per-key' 4294967296")
                 .hasMessageContaining("lower the expected URLs per key");
+        // The default store resolves to pages here, which have no first layer to build.
+        FirstSeenSettings.from(sized(1L << 32, "1e-9"));
         // The smallest sizes and rates are fine (they failed per record before).
-        FirstSeenSettings.from(sized(1, "1e-9"));
+        Configuration small = sized(1, "1e-9");
+        small.setString("dedup.exact.store", "ENTRIES");
+        FirstSeenSettings.from(small);
     }
 
     @Test
@@ -188,6 +197,25 @@ class FirstSeenSettingsTest {
                 .hasMessageContaining("'dedup.forget-after' needs 'dedup.mode' EXACT");
     }
 
+    /**
+     * The default store is pages, unless a job-wide time rule or 128-bit fingerprints need entries.
+     */
+    @ParameterizedTest(name = "{0} {1}: {2}")
+    @CsvSource({
+        "dedup.mode, EXACT, PAGES",
+        "dedup.revisit-after, 30 d, ENTRIES",
+        "dedup.forget-after, 180 d, ENTRIES",
+        "dedup.fingerprint-bits, 128, ENTRIES",
+        "dedup.exact.store, ENTRIES, ENTRIES",
+    })
+    void theDefaultStoreIsPagesUnlessTheConfigurationNeedsEntries(
+            String option, String value, ExactStoreType store) {
+        Configuration c = sized(128, "0.01");
+        c.setString(option, value);
+        assertThat(FirstSeenSettings.exactStore(c)).isEqualTo(store);
+        assertThat(FirstSeenSettings.from(c).dedupConfig().exactStore()).isEqualTo(store);
+    }
+
     @Test
     void fingerprintPagesRefuseWhatNeedsTimesOrWideFingerprints() {
         for (String option : List.of("dedup.revisit-after", "dedup.forget-after")) {
@@ -209,8 +237,12 @@ class FirstSeenSettingsTest {
         ok.setString("dedup.exact.store", "PAGES");
         DedupConfig d = FirstSeenSettings.from(ok).dedupConfig();
         assertThat(d.exactStore()).isEqualTo(ExactStoreType.PAGES);
-        assertThat(d.keepsTimes()).isFalse();
-        assertThat(FirstSeenSettings.from(sized(128, "0.01")).dedupConfig().keepsTimes()).isTrue();
+        // A record's own revisit_after works with either store (a pages key keeps those times).
+        assertThat(d.acceptsRecordRevisits()).isTrue();
+        Configuration approximate = sized(128, "0.01");
+        approximate.setString("dedup.mode", "APPROXIMATE");
+        assertThat(FirstSeenSettings.from(approximate).dedupConfig().acceptsRecordRevisits())
+                .isFalse();
     }
 
     private static Configuration sized(long urlsPerKey, String rate) {

@@ -60,8 +60,11 @@ class DedupOperatorTest {
 
     static DedupConfig.Builder builder(
             DedupMode mode, long perKey, double p, long cacheBytes, int l1) {
+        // Exact mode's tests here are about the entries store and its Bloom filter (the
+        // builder's AUTO would give pages); ExactPagesOperatorTest covers the pages.
         return DedupConfig.builder()
                 .fingerprints(TEST_FINGERPRINTS)
+                .exactStore(ExactStoreType.ENTRIES)
                 .mode(mode)
                 .expectedUrlsPerKey(perKey)
                 .falsePositiveRate(p)

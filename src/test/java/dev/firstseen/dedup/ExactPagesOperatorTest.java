@@ -94,7 +94,12 @@ class ExactPagesOperatorTest {
         expected.removeAll(firstSightings(in.subList(0, 30_000)));
         assertThat(emitted(big)).containsExactlyElementsOf(expected);
 
-        var reference = t.harness(pages(64 << 20, 0), 1, 0, null);
+        DedupConfig large =
+                builder(DedupMode.EXACT, 50, 0.01, 64 << 20, 0)
+                        .exactStore(ExactStoreType.PAGES)
+                        .exactPageEntries(512)
+                        .build();
+        var reference = t.harness(large, 1, 0, null);
         feed(reference, in.subList(0, 30_000));
         assertThat(smallLevel).isGreaterThanOrEqualTo(deepest(reference) + 3);
     }

@@ -122,8 +122,13 @@ class RevisitTest {
 
     @Test
     void aRecordsOwnRevisitAfterOverridesTheJobs() throws Exception {
+        // The entries store keeps every URL's time, so the clock runs from the first emission.
         DedupConfig never =
-                DedupConfig.builder().mode(DedupMode.EXACT).expectedUrlsPerKey(100).build();
+                DedupConfig.builder()
+                        .mode(DedupMode.EXACT)
+                        .exactStore(ExactStoreType.ENTRIES)
+                        .expectedUrlsPerKey(100)
+                        .build();
         CanonicalUrl soon = at(1, T0 + 2 * HOUR);
         soon.revisitAfterMillis = HOUR; // this sighting: 1 h is enough
         CanonicalUrl later = at(1, T0 + 2 * HOUR + 30 * 60_000);
@@ -131,6 +136,81 @@ class RevisitTest {
         assertThat(out).hasSize(2);
         assertThat(out.get(1).revisit).isTrue();
         assertThat(out.get(1).lastEmitted).isEqualTo(T0);
+    }
+
+    private static CanonicalUrl own(CanonicalUrl u, long revisitAfter) {
+        u.revisitAfterMillis = revisitAfter;
+        return u;
+    }
+
+    private static DedupConfig pages() {
+        return DedupConfig.builder()
+                .mode(DedupMode.EXACT)
+                .exactStore(ExactStoreType.PAGES)
+                .recentCacheEntries(1024)
+                .build();
+    }
+
+    /**
+     * A key in fingerprint pages keeps the times of the URLs that came with their own revisit_after
+     * in the exact store, so such a record is honoured there too; times survive a restore.
+     */
+    @Test
+    void aRecordsOwnRevisitAfterWorksOnAPagesKey() throws Exception {
+        List<CanonicalUrl> first =
+                List.of(
+                        own(at(1, T0), 2 * HOUR), // new: emitted, its time kept
+                        own(at(1, T0 + HOUR), 2 * HOUR), // not due
+                        at(2, T0)); // a plain record: emitted, no time kept
+        List<FrontierRecord> out = run(pages(), null, first);
+        assertThat(out).extracting(r -> r.source.offset).containsExactly(1L, 2L);
+        assertThat(((DedupOperator) last.getOperator()).cache().filters())
+                .allMatch(f -> f.meta.isExactFingerprints());
+        OperatorSubtaskState snap = checkpoint(last, 1);
+
+        List<FrontierRecord> later =
+                run(
+                        pages(),
+                        snap,
+                        List.of(
+                                own(at(1, T0 + 2 * HOUR), 2 * HOUR), // due: a revisit
+                                own(at(1, T0 + 3 * HOUR), 2 * HOUR), // just revisited
+                                at(1, T0 + 100 * HOUR), // no rule of its own: a duplicate
+                                // Seen without a time: its clock starts at this record...
+                                own(at(2, T0 + 10 * HOUR), 2 * HOUR),
+                                own(at(2, T0 + 11 * HOUR), 2 * HOUR),
+                                // ...and it is due 2 h after it, not after its first emission.
+                                own(at(2, T0 + 12 * HOUR), 2 * HOUR)));
+        assertThat(later).hasSize(2).allMatch(r -> r.revisit);
+        assertThat(later.get(0).lastEmitted).isEqualTo(T0);
+        assertThat(later.get(0).firstSeen).isEqualTo(T0 + 2 * HOUR);
+        assertThat(later.get(1).source.offset).isEqualTo(2);
+        assertThat(later.get(1).lastEmitted).isEqualTo(T0 + 10 * HOUR);
+    }
+
+    /** {@code forget} takes a pages key's URL out of its page and its time out of the store. */
+    @Test
+    void forgetOnAPagesKeyDropsTheTimeToo() throws Exception {
+        CanonicalUrl forget = at(1, T0 + HOUR);
+        forget.op = dev.firstseen.record.Op.FORGET;
+        CanonicalUrl force = at(3, T0 + 2 * HOUR);
+        force.op = dev.firstseen.record.Op.FORCE;
+        List<FrontierRecord> out =
+                run(
+                        pages(),
+                        null,
+                        List.of(
+                                own(at(1, T0), 2 * HOUR),
+                                forget,
+                                own(at(1, T0 + 3 * HOUR), 2 * HOUR), // first seen again
+                                own(at(1, T0 + 4 * HOUR), 2 * HOUR), // 1 h later: not due
+                                own(at(3, T0), 2 * HOUR),
+                                force, // emitted, and its time moves to T0 + 2 h
+                                own(at(3, T0 + 3 * HOUR), 2 * HOUR))); // 1 h after the force
+        assertThat(out).extracting(r -> r.source.offset).containsExactly(1L, 1L, 3L, 3L);
+        assertThat(out.get(1).revisit).isFalse();
+        assertThat(out.get(1).firstSeen).isEqualTo(T0 + 3 * HOUR);
+        assertThat(out.get(3).forced).isTrue();
     }
 
     @Test

@@ -37,14 +37,23 @@ class SeenSetRocksDBOptionsTest {
     }
 
     @Test
-    void exactModeKeepsRocksDbsOwnTriggerByDefault() throws Exception {
-        assertThat(triggersOfAJobConfiguredWith(DedupMode.EXACT, Map.of()))
+    void exactModesEntriesStoreKeepsRocksDbsOwnTrigger() throws Exception {
+        assertThat(
+                        triggersOfAJobConfiguredWith(
+                                DedupMode.EXACT, Map.of("dedup.exact.store", "ENTRIES")))
                 .containsEntry("bloom-pages", 4)
+                .containsEntry("seen-64", 4);
+        // A job-wide time rule makes the default store resolve to entries.
+        assertThat(
+                        triggersOfAJobConfiguredWith(
+                                DedupMode.EXACT, Map.of("dedup.revisit-after", "30 d")))
                 .containsEntry("seen-64", 4);
     }
 
     @Test
     void exactModesFingerprintPagesCompactLevel0AfterEveryFlushByDefault() throws Exception {
+        assertThat(triggersOfAJobConfiguredWith(DedupMode.EXACT, Map.of()))
+                .containsEntry("bloom-pages", 1);
         assertThat(
                         triggersOfAJobConfiguredWith(
                                 DedupMode.EXACT, Map.of("dedup.exact.store", "PAGES")))

@@ -35,7 +35,9 @@ class InspectITCase {
 
     /** Both exact-mode stores: entries with times, and fingerprint pages without. */
     @ParameterizedTest
-    @EnumSource(ExactStoreType.class)
+    @EnumSource(
+            value = ExactStoreType.class,
+            names = {"ENTRIES", "PAGES"})
     void readsTotalsAndAnswersChecksFromASavepoint(ExactStoreType store, @TempDir Path dir)
             throws Exception {
         String in = KAFKA.freshTopic("in", 2);

@@ -17,9 +17,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -207,6 +209,7 @@ public final class Inspect {
             KeyRow r = new KeyRow();
             r.key = key;
             Map<String, String> wanted = check.getOrDefault(key, Map.of());
+            Set<String> timed = new HashSet<>();
             for (Map.Entry<Fingerprint, Long> e : seen.entries()) {
                 r.urls++;
                 r.oldest = Math.min(r.oldest, e.getValue());
@@ -214,19 +217,22 @@ public final class Inspect {
                 String url = wanted.get(e.getKey().toString());
                 if (url != null) {
                     r.checked.add(url + "\tseen " + e.getValue());
+                    timed.add(e.getKey().toString());
                 }
             }
             for (byte[] p : pages.values()) {
                 r.bloomBytes += p.length;
             }
             FilterMeta m = meta.value();
-            if (r.urls == 0 && m != null) {
-                // Approximate mode and exact mode's fingerprint pages keep no entries: the count.
+            if (m != null && (r.urls == 0 || m.isExactFingerprints())) {
+                // Approximate mode keeps no entries, and a key in exact mode's fingerprint pages
+                // only those of URLs whose records had their own revisit_after: the count.
                 r.urls = m.count();
             }
-            if (m != null && m.isExactFingerprints()) { // no times kept: seen, since unknown
+            if (m != null && m.isExactFingerprints()) { // no time kept: seen, since unknown
                 for (Map.Entry<String, String> w : wanted.entrySet()) {
-                    if (m.exactPagesContain(parse(w.getKey()), pages::get)) {
+                    if (!timed.contains(w.getKey())
+                            && m.exactPagesContain(parse(w.getKey()), pages::get)) {
                         r.checked.add(w.getValue() + "\tseen (fingerprint pages keep no time)");
                     }
                 }

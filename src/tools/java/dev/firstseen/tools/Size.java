@@ -13,7 +13,7 @@ import java.util.Locale;
  * crawler-like test stream, and a real crawl's URL lengths, key skew and repeat rate move them.
  *
  * <pre>
- * Size --urls 1e10 [--mode exact|approximate] [--store entries|pages] [--rate 0.01] [--domains 1e6]
+ * Size --urls 1e10 [--mode exact|approximate] [--store pages|entries] [--rate 0.01] [--domains 1e6]
  *      [--input-rate 0] [--slot-heap 2g] [--slot-disk 200g] [--restore-mb-per-s 200]
  * </pre>
  *
@@ -24,7 +24,7 @@ public final class Size {
     private Size() {}
 
     static final String USAGE =
-            "Usage: Size --urls N [--mode exact|approximate] [--store entries|pages]"
+            "Usage: Size --urls N [--mode exact|approximate] [--store pages|entries]"
                     + " [--rate 0.01|0.0001|1e-9] [--domains N]"
                     + " [--input-rate RECORDS_PER_S] [--slot-heap 2g] [--slot-disk 200g]"
                     + " [--restore-mb-per-s 200]";
@@ -316,8 +316,10 @@ public final class Size {
         ToolArgs args = new ToolArgs(argv, USAGE);
         long urls = (long) Double.parseDouble(args.required("urls"));
         DedupMode mode = DedupMode.valueOf(args.get("mode", "exact").toUpperCase(Locale.ROOT));
+        // The job's default store (AUTO) is pages unless a job-wide time rule needs entries.
         ExactStoreType store =
-                ExactStoreType.valueOf(args.get("store", "entries").toUpperCase(Locale.ROOT));
+                ExactStoreType.valueOf(args.get("store", "pages").toUpperCase(Locale.ROOT))
+                        .resolve(false, 64);
         double rate = Double.parseDouble(args.get("rate", "0.01"));
         long domains = (long) Double.parseDouble(args.get("domains", "1e6"));
         long inputRate = (long) Double.parseDouble(args.get("input-rate", "0"));
