@@ -61,25 +61,26 @@ public final class Size {
     static Figures exactPagesFigures() {
         return new Figures(
                 new Figure(
-                        23.90,
-                        "docs/scale-200m-exact-pages.txt: RocksDB 4,398,985,974 B at 184,092,525"
-                                + " URLs, the largest per URL of the last 20% (8.0 at the end)"),
+                        21.62,
+                        "docs/scale-200m-exact-pages-128.txt: RocksDB 4,216,340,045 B at"
+                                + " 195,032,542 URLs, the largest per URL of the last 20%"),
                 new Figure(
-                        18.94,
-                        "docs/scale-200m-exact-pages.txt: largest checkpoint 3,671,176,080 B at"
-                                + " about 193.8 M URLs (12.4 at 50 M: docs/scale-50m-exact-pages.txt)"),
+                        18.24,
+                        "docs/scale-200m-exact-pages-128.txt: largest checkpoint 3,549,591,230 B"
+                                + " at about 194.7 M URLs (11.3 at 50 M:"
+                                + " docs/scale-50m-default-store-64mb.txt)"),
                 new Figure(
-                        6.48,
-                        "docs/scale-200m-exact-pages.txt: fingerprint pages 6.48 B per URL at 200 M"
-                                + " (6.73 at 50 M)"),
+                        6.53,
+                        "docs/scale-200m-exact-pages-128.txt: fingerprint pages 6.53 B per URL at"
+                                + " 200 M, 128 entries per page"),
                 new Figure(
-                        710,
-                        "docs/scale-200m-exact-pages.txt: 20,000 cached keys (10,000 URLs each on"
-                                + " average), 710 B each as the filter cache counts them"),
+                        2237,
+                        "docs/scale-200m-exact-pages-128.txt: 20,000 cached keys (10,000 URLs each"
+                                + " on average), 2,237 B each as the filter cache counts them"),
                 new Figure(
-                        94_782,
-                        "docs/scale-200m-exact-pages.txt: 189,564 records/s on 2 slots at 163-200 M"
-                                + " URLs (442,355 in the first 60 s)"));
+                        134_323,
+                        "docs/scale-200m-exact-pages-128.txt: 268,647 records/s on 2 slots at"
+                                + " 160-199 M URLs (566,289 in the first 60 s)"));
     }
 
     /** The figures for a mode, store and rate; null where nothing was measured. */
