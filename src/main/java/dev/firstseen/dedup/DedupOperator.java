@@ -109,6 +109,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient boolean pagesWrittenSinceCompaction;
 
     private transient long lastSummaryNanos;
+    /* Pages loaded and records decided at the last summary, for the cache-thrashing warning. */
+    private transient long loadedAtSummary;
+    private transient long recordsAtSummary;
     /* Exact mode's rebuilds spread over records, oldest first (see rebuild()). */
     private transient ArrayDeque<KeyFilter> rebuilds;
     private transient boolean spreadRebuilds;
@@ -217,6 +220,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         cache = new FilterCache(new StateBacking(), config.filterCacheBytes());
         recent = new RecentFingerprintCache(config.recentCacheEntries());
         lastSummaryNanos = System.nanoTime() - SUMMARY_INTERVAL_NANOS; // first checkpoint logs
+        recordsAtSummary = -1;
         metrics = new DedupMetrics(getRuntimeContext(), getMetricGroup());
         ops = new SeenSetOps(exact, recent, loader, metrics);
         forgetAfter = config.forgetAfterMillis();
@@ -728,7 +732,35 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     metrics.duplicates.getCount(),
                     metrics.pagesLoaded.getCount(),
                     metrics.l3Reads.getCount());
+            long records = metrics.firstSeen.getCount() + metrics.duplicates.getCount();
+            long loaded = metrics.pagesLoaded.getCount();
+            // The first interval after a start or restore loads every key's pages once: not judged.
+            if (recordsAtSummary >= 0
+                    && thrashing(loaded - loadedAtSummary, records - recordsAtSummary)) {
+                LOG.warn(
+                        "Dedup subtask {}: {} filter pages loaded from state for {} records since"
+                                + " the last summary: the page cache ({} bytes for {} keys) is"
+                                + " smaller than the pages of the keys in use. Raise"
+                                + " dedup.bloom.cache-size (and the task heap with it): keys in"
+                                + " fingerprint pages need about 7 bytes per URL (scripts/size).",
+                        getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                        loaded - loadedAtSummary,
+                        records - recordsAtSummary,
+                        cache.bytes(),
+                        cache.keys());
+            }
+            loadedAtSummary = loaded;
+            recordsAtSummary = records;
         }
+    }
+
+    /**
+     * Whether a summary interval's page loads say the cache is too small: more than 0.2 pages per
+     * record (the threshold of the {@code FirstSeenBloomCacheThrashing} alert) over at least 10,000
+     * records.
+     */
+    static boolean thrashing(long pagesLoaded, long records) {
+        return records >= 10_000 && pagesLoaded > records / 5;
     }
 
     @Override

@@ -27,6 +27,8 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.ParameterTool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The dedup operator on Flink's keyed test harness with the RocksDB state backend.
@@ -221,6 +223,19 @@ class DedupOperatorTest {
     static int subtaskOf(String key, int parallelism) {
         return KeyGroupRangeAssignment.assignKeyToParallelOperator(
                 key, MAX_PARALLELISM, parallelism);
+    }
+
+    /** The cache-thrashing warning's rule: the alert's 0.2 pages per record, on enough records. */
+    @ParameterizedTest(name = "{0} pages for {1} records: {2}")
+    @CsvSource({
+        "2001, 10000, true",
+        "2000, 10000, false",
+        "0, 1000000, false",
+        "5000, 9999, false", // too few records to judge
+        "300000, 1000000, true",
+    })
+    void thrashingIsMoreThanAFifthOfAPagePerRecord(long pages, long records, boolean warn) {
+        assertThat(DedupOperator.thrashing(pages, records)).isEqualTo(warn);
     }
 
     @Test
