@@ -112,7 +112,9 @@ final class SeenSetOps {
         long now = levels.now();
         boolean pagesKey = filter.meta.isExactFingerprints();
         Long time = exact == null ? null : exact.get(fp);
-        boolean known = filter.mightContain(fp, loader) && (pagesKey || time != null);
+        // Without an entry to confirm it (approximate mode, a pages key) the filter's answer is it.
+        boolean known =
+                filter.mightContain(fp, loader) && (exact == null || pagesKey || time != null);
         if (!known) {
             levels.insert(filter, fp);
         }

@@ -80,12 +80,7 @@ class ExactPagesOperatorTest {
     @Test
     void pageSizeDecidesSplitsOnly() throws Exception {
         List<CanonicalUrl> in = stream(60_000, 20, 8000, 29);
-        DedupConfig small =
-                builder(DedupMode.EXACT, 50, 0.01, 64 << 20, 0)
-                        .exactStore(ExactStoreType.PAGES)
-                        .exactPageEntries(32)
-                        .build();
-        var h = t.harness(small, 1, 0, null);
+        var h = t.harness(pageEntries(32), 1, 0, null);
         feed(h, in.subList(0, 30_000));
         int smallLevel = deepest(h);
         var big = t.harness(pages(64 << 20, 0), 1, 0, checkpoint(h, 1));
@@ -94,14 +89,16 @@ class ExactPagesOperatorTest {
         expected.removeAll(firstSightings(in.subList(0, 30_000)));
         assertThat(emitted(big)).containsExactlyElementsOf(expected);
 
-        DedupConfig large =
-                builder(DedupMode.EXACT, 50, 0.01, 64 << 20, 0)
-                        .exactStore(ExactStoreType.PAGES)
-                        .exactPageEntries(512)
-                        .build();
-        var reference = t.harness(large, 1, 0, null);
+        var reference = t.harness(pageEntries(512), 1, 0, null);
         feed(reference, in.subList(0, 30_000));
         assertThat(smallLevel).isGreaterThanOrEqualTo(deepest(reference) + 3);
+    }
+
+    private static DedupConfig pageEntries(int entries) {
+        return builder(DedupMode.EXACT, 50, 0.01, 64 << 20, 0)
+                .exactStore(ExactStoreType.PAGES)
+                .exactPageEntries(entries)
+                .build();
     }
 
     private static int deepest(
