@@ -74,8 +74,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
      *
      * Fingerprint pages (dedup.exact.store: PAGES, which its default AUTO picks unless a job-wide
      * time rule needs every URL's time). A key created under that setting has no L3 entries, but
-     * for the times of URLs whose records carry their own revisit_after, and no Bloom filter: its "filter" is one fingerprint class of 63-bit prefixes that
-     * never fills (FilterMeta.EXACT_FINGERPRINTS), so a page lookup is the exact answer and L2
+     * for the times of URLs whose records carry their own revisit_after, and no Bloom filter: its
+     * "filter" is one fingerprint class of 63-bit prefixes that never fills
+     * (FilterMeta.EXACT_FINGERPRINTS), so a page lookup is the exact answer and L2
      * and L3 are one. The bench profile put a fifth of exact mode's CPU in L3's writes and reads
      * (the memtable insert of every new URL above all), which this replaces with a page rewrite
      * on the heap, flushed per checkpoint like any filter page. Each key keeps the layout it was

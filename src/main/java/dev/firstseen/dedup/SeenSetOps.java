@@ -111,10 +111,15 @@ final class SeenSetOps {
         long loadsBefore = loader.loads();
         long now = levels.now();
         boolean pagesKey = filter.meta.isExactFingerprints();
-        Long time = exact == null ? null : exact.get(fp);
+        boolean inFilter = filter.mightContain(fp, loader);
+        // Read an entry only where it decides something: an entries key's "maybe", or the time a
+        // force moves on a pages key (mark-seen keeps it, so an import reads nothing).
+        Long time =
+                exact == null || !inFilter || (pagesKey && in.op != Op.FORCE)
+                        ? null
+                        : exact.get(fp);
         // Without an entry to confirm it (approximate mode, a pages key) the filter's answer is it.
-        boolean known =
-                filter.mightContain(fp, loader) && (exact == null || pagesKey || time != null);
+        boolean known = inFilter && (exact == null || pagesKey || time != null);
         if (!known) {
             levels.insert(filter, fp);
         }
