@@ -318,11 +318,27 @@ public final class FirstSeenOptions {
     public static final ConfigOption<MemorySize> FILTER_CACHE_SIZE =
             ConfigOptions.key("dedup.bloom.cache-size")
                     .memoryType()
-                    .defaultValue(MemorySize.parse("64mb"))
+                    .noDefaultValue()
                     .withDescription(
-                            "Heap for cached Bloom pages per dedup subtask (task heap, not"
-                                    + " managed memory). Least recently used keys are written"
-                                    + " back and dropped beyond it.");
+                            "Heap for cached filter pages per dedup subtask (task heap, not"
+                                    + " managed memory), at least 1 mb. Least recently used keys"
+                                    + " are written back and dropped beyond it. Unset (the"
+                                    + " default): dedup.bloom.cache-heap-fraction of the slot's"
+                                    + " share of the task heap.");
+
+    public static final ConfigOption<Double> FILTER_CACHE_HEAP_FRACTION =
+            ConfigOptions.key("dedup.bloom.cache-heap-fraction")
+                    .doubleType()
+                    .defaultValue(
+                            dev.firstseen.dedup.DedupConfig.DEFAULT_FILTER_CACHE_HEAP_FRACTION)
+                    .withDescription(
+                            "Without dedup.bloom.cache-size: the share of its slot's task heap"
+                                    + " (taskmanager.memory.task.heap.size divided by"
+                                    + " taskmanager.numberOfTaskSlots; in a local MiniCluster,"
+                                    + " whose task heap is unbounded, the JVM's heap) that a dedup"
+                                    + " subtask's filter cache may hold, above 0 and at most 0.8."
+                                    + " Exact mode's fingerprint pages need about 7 bytes per URL"
+                                    + " of the keys in use.");
 
     public static final ConfigOption<Integer> RECENT_CACHE_ENTRIES =
             ConfigOptions.key("dedup.recent-cache.entries")
@@ -442,6 +458,7 @@ public final class FirstSeenOptions {
                     EXPECTED_URLS_PER_KEY,
                     FALSE_POSITIVE_RATE,
                     FILTER_CACHE_SIZE,
+                    FILTER_CACHE_HEAP_FRACTION,
                     RECENT_CACHE_ENTRIES,
                     ALLOW_SETTINGS_CHANGE,
                     REVISIT_AFTER,

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
@@ -277,8 +278,17 @@ public final class FirstSeenSettings {
                             + " 'dedup.fingerprint-bits' 128 would buy nothing: use 64, or"
                             + " 'dedup.exact.store' ENTRIES for 128-bit entries");
         }
-        if (conf.get(FILTER_CACHE_SIZE).getBytes() < 1 << 20) {
-            problems.add("'dedup.bloom.cache-size' must be at least 1 mb");
+        if (conf.getOptional(FILTER_CACHE_SIZE).map(MemorySize::getBytes).orElse(1L << 20)
+                < 1 << 20) {
+            problems.add(
+                    "'dedup.bloom.cache-size' must be at least 1 mb; leave it unset to size the"
+                            + " cache by 'dedup.bloom.cache-heap-fraction' of the task heap");
+        }
+        double fraction = conf.get(FILTER_CACHE_HEAP_FRACTION);
+        if (!(fraction > 0 && fraction <= 0.8)) {
+            problems.add(
+                    "'dedup.bloom.cache-heap-fraction' must be above 0 and at most 0.8 (a share of"
+                            + " the slot's task heap; the rest of the task needs heap too)");
         }
         if (conf.get(RECENT_CACHE_ENTRIES) < 0 || conf.get(RECENT_CACHE_ENTRIES) > 1 << 26) {
             problems.add("'dedup.recent-cache.entries' must be between 0 and 67108864");
@@ -510,7 +520,9 @@ public final class FirstSeenSettings {
                 .compactBeforeCheckpoint(conf.get(ROCKSDB_COMPACT_BEFORE_CHECKPOINT))
                 .expectedUrlsPerKey(conf.get(EXPECTED_URLS_PER_KEY))
                 .falsePositiveRate(conf.get(FALSE_POSITIVE_RATE))
-                .filterCacheBytes(conf.get(FILTER_CACHE_SIZE).getBytes())
+                .filterCacheBytes(
+                        conf.getOptional(FILTER_CACHE_SIZE).map(MemorySize::getBytes).orElse(0L))
+                .filterCacheHeapFraction(conf.get(FILTER_CACHE_HEAP_FRACTION))
                 .recentCacheEntries(conf.get(RECENT_CACHE_ENTRIES))
                 .guarded("canonical.profile", canonicalizer().profile().id())
                 .guarded("canonical.idna", Canonicalizer.idnaVersion())

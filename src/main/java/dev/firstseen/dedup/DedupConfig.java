@@ -14,7 +14,10 @@ import java.util.TreeMap;
  * @param mode exact (Bloom filter plus exact store) or approximate (filter only)
  * @param expectedUrlsPerKey URLs a new key's first filter holds
  * @param falsePositiveRate target rate of the filter, see {@code dedup.bloom.false-positive-rate}
- * @param filterCacheBytes heap budget of the filter cache per subtask, in bytes
+ * @param filterCacheBytes heap budget of the filter cache per subtask, in bytes; 0 for {@code
+ *     filterCacheHeapFraction} of the slot's share of the task heap
+ * @param filterCacheHeapFraction share of a slot's task heap the filter cache takes when {@code
+ *     filterCacheBytes} is 0
  * @param recentCacheEntries L1 entries per subtask; 0 disables L1
  * @param guarded settings checked on restore; the dedup mode is added to them
  * @param allowGuardedChange restore even if a guarded setting changed
@@ -37,6 +40,7 @@ public record DedupConfig(
         long expectedUrlsPerKey,
         double falsePositiveRate,
         long filterCacheBytes,
+        double filterCacheHeapFraction,
         int recentCacheEntries,
         SortedMap<String, String> guarded,
         boolean allowGuardedChange,
@@ -62,6 +66,13 @@ public record DedupConfig(
      * (README, Exact mode's fingerprint pages).
      */
     public static final int DEFAULT_EXACT_PAGE_ENTRIES = 128;
+
+    /**
+     * Default of {@code dedup.bloom.cache-heap-fraction}: as much of the task heap as Flink's
+     * default {@code taskmanager.memory.managed.fraction} gives RocksDB of the TaskManager, leaving
+     * the rest for the Kafka clients' buffers and the records in flight.
+     */
+    public static final double DEFAULT_FILTER_CACHE_HEAP_FRACTION = 0.4;
 
     /** Default of {@code dedup.bloom.rebuild-step}. */
     public static final long DEFAULT_REBUILD_STEP = 4096;
@@ -116,6 +127,7 @@ public record DedupConfig(
         private long expectedUrlsPerKey = 128;
         private double falsePositiveRate = 0.01;
         private long filterCacheBytes = 64L << 20;
+        private double filterCacheHeapFraction = DEFAULT_FILTER_CACHE_HEAP_FRACTION;
         private int recentCacheEntries = 65536;
         private final SortedMap<String, String> guarded = new TreeMap<>();
         private boolean allowGuardedChange;
@@ -173,8 +185,15 @@ public record DedupConfig(
             return this;
         }
 
+        /** See {@link DedupConfig#filterCacheBytes}; 64 MB in the builder, 0 for a heap share. */
         public Builder filterCacheBytes(long bytes) {
             this.filterCacheBytes = bytes;
+            return this;
+        }
+
+        /** See {@link DedupConfig#filterCacheHeapFraction}. */
+        public Builder filterCacheHeapFraction(double fraction) {
+            this.filterCacheHeapFraction = fraction;
             return this;
         }
 
@@ -235,6 +254,7 @@ public record DedupConfig(
                     expectedUrlsPerKey,
                     falsePositiveRate,
                     filterCacheBytes,
+                    filterCacheHeapFraction,
                     recentCacheEntries,
                     guarded,
                     allowGuardedChange,

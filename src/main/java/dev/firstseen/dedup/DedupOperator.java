@@ -94,6 +94,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient FingerprintFunction fingerprints;
 
     private transient FilterCache cache;
+    private transient FilterCacheBudget cacheBudget;
     private transient RecentFingerprintCache recent;
     private transient CountingPageLoader loader;
     private transient DedupMetrics metrics;
@@ -218,7 +219,16 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             exact = ExactStore.open(getRuntimeContext(), fingerprints);
         }
         loader = new CountingPageLoader(pages);
-        cache = new FilterCache(new StateBacking(), config.filterCacheBytes());
+        cacheBudget =
+                FilterCacheBudget.resolve(
+                        config.filterCacheBytes(),
+                        config.filterCacheHeapFraction(),
+                        getContainingTask()
+                                .getEnvironment()
+                                .getTaskManagerInfo()
+                                .getConfiguration(),
+                        Runtime.getRuntime().maxMemory());
+        cache = new FilterCache(new StateBacking(), cacheBudget.bytes());
         recent = new RecentFingerprintCache(config.recentCacheEntries());
         lastSummaryNanos = System.nanoTime() - SUMMARY_INTERVAL_NANOS; // first checkpoint logs
         recordsAtSummary = -1;
@@ -237,6 +247,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                         ? new RevisitRule(config.revisitAfterMillis())
                         : null;
         metrics.gauge("filterCacheBytes", cache::bytes);
+        metrics.gauge("filterCacheBudgetBytes", cacheBudget::bytes);
         metrics.gauge("filterCacheKeys", cache::keys);
         metrics.gauge("filterCachePages", cache::pages);
         metrics.gauge("pagesFlushedLastCheckpoint", () -> lastFlushPages);
@@ -256,7 +267,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         FilterMeta first = config.newFilter();
         LOG.info(
                 "Dedup mode {}: a new key's filter starts at {} URLs as {}, target rate {}, grows"
-                        + " by {}; filter cache {} bytes; L1 {} entries; fingerprints {}",
+                        + " by {}; filter cache {} bytes ({}); L1 {} entries; fingerprints {}",
                 config.mode(),
                 config.expectedUrlsPerKey(),
                 first,
@@ -266,7 +277,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                         : config.mode() == DedupMode.EXACT
                                 ? "rebuilding from the exact store"
                                 : first.isFingerprints() ? "fingerprint classes" : "Bloom layers",
-                config.filterCacheBytes(),
+                cacheBudget.bytes(),
+                cacheBudget.origin(),
                 recent.capacity(),
                 fingerprints);
     }
@@ -742,8 +754,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                         "Dedup subtask {}: {} filter pages loaded from state for {} records since"
                                 + " the last summary: the page cache ({} bytes for {} keys) is"
                                 + " smaller than the pages of the keys in use. Raise"
-                                + " dedup.bloom.cache-size (and the task heap with it): keys in"
-                                + " fingerprint pages need about 7 bytes per URL (scripts/size).",
+                                + " taskmanager.memory.task.heap.size (the cache takes"
+                                + " dedup.bloom.cache-heap-fraction of a slot's share) or set"
+                                + " dedup.bloom.cache-size: keys in fingerprint pages need about"
+                                + " 7 bytes per URL (scripts/size).",
                         getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                         loaded - loadedAtSummary,
                         records - recordsAtSummary,

@@ -154,6 +154,11 @@ final class FilterCache {
         }
     }
 
+    /** The byte budget past which least recently used keys are evicted. */
+    long budget() {
+        return budget;
+    }
+
     /** Heap held by the cached filters, as {@link KeyFilter#bytes()} counts it. */
     long bytes() {
         return bytes;

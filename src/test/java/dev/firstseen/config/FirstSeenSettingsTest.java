@@ -136,6 +136,41 @@ class FirstSeenSettingsTest {
     }
 
     @Test
+    void theCacheTakesAShareOfTheTaskHeapUnlessItsSizeIsSet() {
+        DedupConfig byDefault =
+                FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092")).dedupConfig();
+        assertThat(byDefault.filterCacheBytes()).isZero();
+        assertThat(byDefault.filterCacheHeapFraction()).isEqualTo(0.4);
+        DedupConfig share =
+                FirstSeenSettings.from(
+                                args(
+                                        "--kafka.bootstrap-servers", "b:9092",
+                                        "--dedup.bloom.cache-heap-fraction", "0.6"))
+                        .dedupConfig();
+        assertThat(share.filterCacheHeapFraction()).isEqualTo(0.6);
+        for (String bad : new String[] {"0", "0.9", "-0.1", "NaN"}) {
+            assertThatThrownBy(
+                            () ->
+                                    FirstSeenSettings.from(
+                                            args(
+                                                    "--kafka.bootstrap-servers",
+                                                    "b:9092",
+                                                    "--dedup.bloom.cache-heap-fraction",
+                                                    bad)))
+                    .as(bad)
+                    .hasMessageContaining(
+                            "'dedup.bloom.cache-heap-fraction' must be above 0 and at most 0.8");
+        }
+        assertThatThrownBy(
+                        () ->
+                                FirstSeenSettings.from(
+                                        args(
+                                                "--kafka.bootstrap-servers", "b:9092",
+                                                "--dedup.bloom.cache-size", "512kb")))
+                .hasMessageContaining("'dedup.bloom.cache-size' must be at least 1 mb");
+    }
+
+    @Test
     void refusesALevel0TriggerRocksDbWouldStallOn() {
         assertThatThrownBy(
                         () ->

@@ -319,6 +319,26 @@ class DedupOperatorTest {
         assertThat(accumulator(h, "duplicates")).isEqualTo(100_000);
     }
 
+    /**
+     * Without a fixed size the cache takes its fraction of the slot's task heap; the harness's
+     * TaskManager sets none and has one slot, so the JVM's heap stands in.
+     */
+    @Test
+    void withoutAFixedSizeTheCacheTakesItsShareOfTheHeap() throws Exception {
+        var h =
+                harness(
+                        builder(DedupMode.EXACT, 16, 0.01, 0, 0)
+                                .filterCacheHeapFraction(0.25)
+                                .build(),
+                        1,
+                        0,
+                        null);
+        FilterCache cache = ((DedupOperator) h.getOperator()).cache();
+        assertThat(cache.budget()).isEqualTo((long) (0.25 * Runtime.getRuntime().maxMemory()));
+        var fixed = harness(exact(), 1, 0, null);
+        assertThat(((DedupOperator) fixed.getOperator()).cache().budget()).isEqualTo(64 << 20);
+    }
+
     /** A rebuild deletes the key's old pages from state; the new ones must reach the checkpoint. */
     @Test
     void rebuildsSurviveSnapshotAndRestore() throws Exception {

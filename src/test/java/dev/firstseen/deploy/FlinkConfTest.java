@@ -68,14 +68,17 @@ class FlinkConfTest {
     @Test
     void theDefaultsTheCommentsQuoteAreTheCodes() throws Exception {
         String text = Files.readString(DIR.resolve("config.yaml"));
-        assertThat(text)
-                .contains(
-                        "dedup.bloom.cache-size, "
-                                + FirstSeenOptions.FILTER_CACHE_SIZE.defaultValue().getMebiBytes()
-                                + " mb per subtask by");
+        double fraction = FirstSeenOptions.FILTER_CACHE_HEAP_FRACTION.defaultValue();
+        assertThat(text).contains("dedup.bloom.cache-heap-fraction (" + fraction + " by default)");
+        // The per-slot figure the comment quotes: the fraction of the task heap over the slots.
+        long perSlotMb = Math.round(fraction * 512 / 2);
+        assertThat(text).contains("heap:\n        size: 512m");
+        assertThat(text).contains("numberOfTaskSlots: 2");
+        assertThat(text).contains("about " + perSlotMb + " mb per slot here");
         Duration timeout = FirstSeenOptions.TRANSACTION_TIMEOUT.defaultValue();
         assertThat(text).contains("sink.transaction-timeout (" + timeout.toMinutes() + " min)");
-        assertThat(FirstSeenOptions.FILTER_CACHE_SIZE.key()).isEqualTo("dedup.bloom.cache-size");
+        assertThat(FirstSeenOptions.FILTER_CACHE_HEAP_FRACTION.key())
+                .isEqualTo("dedup.bloom.cache-heap-fraction");
         assertThat(FirstSeenOptions.TRANSACTION_TIMEOUT.key())
                 .isEqualTo("sink.transaction-timeout");
     }

@@ -1,5 +1,7 @@
 package dev.firstseen.tools;
 
+import static dev.firstseen.dedup.DedupConfig.DEFAULT_FILTER_CACHE_HEAP_FRACTION;
+
 import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.dedup.ExactStoreType;
 import java.io.PrintStream;
@@ -266,11 +268,15 @@ public final class Size {
                 String.format(
                         Locale.ROOT,
                         "per slot: dedup.bloom.cache-size %s, task heap %s (cache plus 512 mb for"
-                                + " the rest of the task), managed memory 1 gb (6 gb measured no"
-                                + " faster at 50 M URLs: docs/scale-50m-managed-6g.txt), local"
-                                + " disk %s",
+                                + " the rest of the task; with the cache size unset, a task"
+                                + " heap of %s, of which the cache takes"
+                                + " dedup.bloom.cache-heap-fraction %s), managed memory 1 gb (6"
+                                + " gb measured no faster at 50 M URLs:"
+                                + " docs/scale-50m-managed-6g.txt), local disk %s",
                         bytes(heap / slots),
                         bytes(heap / slots + (512L << 20)),
+                        bytes((long) (heap / slots / DEFAULT_FILTER_CACHE_HEAP_FRACTION)),
+                        DEFAULT_FILTER_CACHE_HEAP_FRACTION,
                         bytes(local / slots)));
         out.add(
                 String.format(
