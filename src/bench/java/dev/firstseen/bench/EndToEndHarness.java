@@ -868,7 +868,25 @@ public final class EndToEndHarness {
                     get(a, FirstSeenMetrics.FILTER_REBUILD_READS),
                     get(a, FirstSeenMetrics.LONGEST_RECORD_MICROS),
                     get(a, FirstSeenMetrics.LONGEST_REBUILD_MICROS));
+            log.printf(Locale.ROOT, "%s: %s%n", fs, pageWrites(a, first));
         }
+    }
+
+    /**
+     * How the filter pages reached keyed state: pages written whole (at evictions and checkpoints)
+     * and fingerprints appended to page journals instead, per first-seen URL.
+     */
+    static String pageWrites(Map<String, Object> acc, long firstSeen) {
+        long pages = get(acc, FirstSeenMetrics.PAGES_FLUSHED);
+        long journal = get(acc, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES);
+        return String.format(
+                Locale.ROOT,
+                "filter pages written whole %,d (%.3f per first-seen URL); fingerprints journaled"
+                        + " instead %,d (%.3f per first-seen URL)",
+                pages,
+                firstSeen == 0 ? 0.0 : (double) pages / firstSeen,
+                journal,
+                firstSeen == 0 ? 0.0 : (double) journal / firstSeen);
     }
 
     /**

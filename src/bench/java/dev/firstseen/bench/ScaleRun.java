@@ -293,6 +293,7 @@ public final class ScaleRun {
                         EndToEndHarness.get(acc, FirstSeenMetrics.LONGEST_REBUILD_MICROS),
                         EndToEndHarness.get(acc, FirstSeenMetrics.FILTER_REBUILDS),
                         EndToEndHarness.get(acc, FirstSeenMetrics.FILTER_REBUILD_READS));
+                out.println(EndToEndHarness.pageWrites(acc, FIRST_SEEN.get()));
             }
             largestCheckpoint(flink, result, samples, startMillis, records, out);
             summarize(samples, distinct, out);

@@ -268,6 +268,22 @@ public final class FirstSeenOptions {
                                     + " written whole). Decides future splits only, so it may"
                                     + " change on restore.");
 
+    public static final ConfigOption<Double> PAGE_JOURNAL_SHARE =
+            ConfigOptions.key("dedup.page-journal.max-share")
+                    .doubleType()
+                    .defaultValue(dev.firstseen.dedup.DedupConfig.DEFAULT_PAGE_JOURNAL_SHARE)
+                    .withDescription(
+                            "Keys in fingerprint pages (exact mode's PAGES, approximate mode's"
+                                    + " FINGERPRINTS): at a checkpoint, a key's new fingerprints"
+                                    + " are appended to its page journal, 8 bytes each, instead"
+                                    + " of its changed pages being written whole, until the"
+                                    + " journal would hold more than this share of the key's"
+                                    + " fingerprints (or 65,536 of them); then the pages are"
+                                    + " written whole and the journal cleared. A key read from"
+                                    + " state inserts its journal again. 0 writes changed pages"
+                                    + " whole at every checkpoint. From 0 to 1; may change on"
+                                    + " restore.");
+
     public static final ConfigOption<Integer> FINGERPRINT_BITS =
             ConfigOptions.key("dedup.fingerprint-bits")
                     .intType()
@@ -453,6 +469,7 @@ public final class FirstSeenOptions {
                     APPROXIMATE_FILTER,
                     EXACT_STORE,
                     EXACT_PAGE_ENTRIES,
+                    PAGE_JOURNAL_SHARE,
                     FINGERPRINT_BITS,
                     REBUILD_STEP,
                     EXPECTED_URLS_PER_KEY,

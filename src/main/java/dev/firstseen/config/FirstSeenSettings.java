@@ -265,6 +265,12 @@ public final class FirstSeenSettings {
         if (conf.get(EXACT_PAGE_ENTRIES) < 32 || conf.get(EXACT_PAGE_ENTRIES) > 4096) {
             problems.add("'dedup.exact.page-entries' must be between 32 and 4096");
         }
+        double journalShare = conf.get(PAGE_JOURNAL_SHARE);
+        if (!(journalShare >= 0 && journalShare <= 1)) {
+            problems.add(
+                    "'dedup.page-journal.max-share' must be from 0 (no journal: changed pages"
+                            + " written whole at every checkpoint) to 1");
+        }
         if (conf.get(REBUILD_STEP) < 1) {
             problems.add("'dedup.bloom.rebuild-step' must be at least 1 (entries per record)");
         }
@@ -515,6 +521,7 @@ public final class FirstSeenSettings {
                 .approximateFilter(conf.get(APPROXIMATE_FILTER))
                 .exactStore(exactStore(conf))
                 .exactPageEntries(conf.get(EXACT_PAGE_ENTRIES))
+                .pageJournalShare(conf.get(PAGE_JOURNAL_SHARE))
                 .fingerprintBits(conf.get(FINGERPRINT_BITS))
                 .rebuildStep(conf.get(REBUILD_STEP))
                 .compactBeforeCheckpoint(conf.get(ROCKSDB_COMPACT_BEFORE_CHECKPOINT))

@@ -34,6 +34,8 @@ import java.util.TreeMap;
  * @param exactStore how exact mode keeps the seen-set of keys created from now on, never {@link
  *     ExactStoreType#AUTO} (the builder resolves it); keys keep the store they were created with
  * @param exactPageEntries entries per page past which exact mode's fingerprint pages split
+ * @param pageJournalShare the share of a fingerprint filter's entries that its page journal may
+ *     hold before a checkpoint writes its changed pages whole; 0 writes them whole every time
  */
 public record DedupConfig(
         DedupMode mode,
@@ -51,7 +53,8 @@ public record DedupConfig(
         long rebuildStep,
         boolean compactBeforeCheckpoint,
         ExactStoreType exactStore,
-        int exactPageEntries)
+        int exactPageEntries,
+        double pageJournalShare)
         implements Serializable {
 
     public DedupConfig {
@@ -73,6 +76,12 @@ public record DedupConfig(
      * the rest for the Kafka clients' buffers and the records in flight.
      */
     public static final double DEFAULT_FILTER_CACHE_HEAP_FRACTION = 0.4;
+
+    /**
+     * Default of {@code dedup.page-journal.max-share}: a key's pages are written whole about once
+     * per quarter of growth, and a journal never holds more than a fifth of the key's fingerprints.
+     */
+    public static final double DEFAULT_PAGE_JOURNAL_SHARE = 0.25;
 
     /** Default of {@code dedup.bloom.rebuild-step}. */
     public static final long DEFAULT_REBUILD_STEP = 4096;
@@ -140,6 +149,13 @@ public record DedupConfig(
         private boolean compactBeforeCheckpoint;
         private ExactStoreType exactStore = ExactStoreType.AUTO;
         private int exactPageEntries = DEFAULT_EXACT_PAGE_ENTRIES;
+        private double pageJournalShare = DEFAULT_PAGE_JOURNAL_SHARE;
+
+        /** See {@link DedupConfig#pageJournalShare}. */
+        public Builder pageJournalShare(double share) {
+            this.pageJournalShare = share;
+            return this;
+        }
 
         /** See {@link DedupConfig#exactPageEntries}. */
         public Builder exactPageEntries(int entries) {
@@ -265,7 +281,8 @@ public record DedupConfig(
                     Math.max(1, rebuildStep),
                     compactBeforeCheckpoint,
                     exactStore.resolve(revisitAfterMillis > 0 || forgetAfterMillis > 0, f.bits()),
-                    exactPageEntries);
+                    exactPageEntries,
+                    pageJournalShare);
         }
     }
 }

@@ -18,6 +18,8 @@ final class DedupMetrics {
     final Counter falsePositivesCaught;
     final Counter pagesFlushed;
     final Counter pagesLoaded;
+    final Counter pageJournalEntries;
+    final Counter pageJournalReplayed;
     final Counter filterRebuilds;
     final Counter filterRebuildReads;
     final Counter filterSaturated;
@@ -41,6 +43,8 @@ final class DedupMetrics {
         falsePositivesCaught = counter(ctx, FirstSeenMetrics.FALSE_POSITIVES_CAUGHT);
         pagesFlushed = counter(ctx, FirstSeenMetrics.PAGES_FLUSHED);
         pagesLoaded = counter(ctx, FirstSeenMetrics.PAGES_LOADED);
+        pageJournalEntries = counter(ctx, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES);
+        pageJournalReplayed = counter(ctx, FirstSeenMetrics.PAGE_JOURNAL_REPLAYED);
         filterRebuilds = counter(ctx, FirstSeenMetrics.FILTER_REBUILDS);
         filterRebuildReads = counter(ctx, FirstSeenMetrics.FILTER_REBUILD_READS);
         filterSaturated = counter(ctx, FirstSeenMetrics.FILTER_SATURATED);

@@ -88,6 +88,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
     private transient MapState<Integer, byte[]> pages;
     private transient ValueState<FilterMeta> metaState;
+    private transient ListState<byte[]> journal;
     private transient ExactStore exact;
     private transient ListState<String> settingsState;
     private transient ListState<String> fingerprintState;
@@ -214,6 +215,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         super.open();
         pages = getRuntimeContext().getMapState(DedupState.bloomPages());
         metaState = getRuntimeContext().getState(DedupState.bloomMeta());
+        journal = getRuntimeContext().getListState(DedupState.pageJournal());
         if (config.mode() == DedupMode.EXACT) {
             // The layout follows the fingerprints the state was written with (initializeState).
             exact = ExactStore.open(getRuntimeContext(), fingerprints);
@@ -469,6 +471,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         } else {
             pages.clear();
             metaState.clear();
+            journal.clear();
             lastSweep.clear();
             cache.remove(getCurrentKey());
         }
@@ -517,6 +520,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                         }
                         pages.clear();
                         metaState.clear();
+                        journal.clear();
                         cache.remove(getCurrentKey());
                     }
 
@@ -678,33 +682,82 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             if (stored == null) {
                 return new KeyFilter(key, config.newFilter(), true);
             }
-            FilterMeta m = stored.copy();
+            FilterMeta m = stored.copy().withJournal(false);
             if (m.isExactFingerprints()) {
                 m.splitPagesPast(config.exactPageEntries());
             }
-            return new KeyFilter(key, m, false);
+            KeyFilter f = new KeyFilter(key, m, false);
+            if (stored.journal) {
+                long[] his = PageJournal.decode(journal.get());
+                f.replay(his, loader);
+                metrics.pageJournalReplayed.inc(his.length);
+            }
+            if (config.pageJournalShare() == 0) {
+                f.journalOff(); // a restored journal is written into the pages at the next flush
+            }
+            return f;
         }
 
         @Override
         public int write(KeyFilter f) throws Exception {
-            Object current = getCurrentKey();
-            boolean switchKey = current == null || !f.hasKey(current);
-            if (switchKey) {
-                setCurrentKey(f.key());
-            }
+            Object current = switchTo(f);
             int n = f.dirtyPages();
             if (f.metaDirty) {
-                metaState.update(f.meta.copy());
+                metaState.update(f.meta.copy().withJournal(false));
                 f.metaDirty = false;
+            }
+            if (f.journaled() > 0) {
+                journal.clear();
             }
             // A copy: a heap state backend keeps the object, and we go on changing ours.
             f.drainDirty((id, page) -> pages.put(id, page.clone()));
+            f.wroteWhole(config.pageJournalShare() > 0);
             metrics.pagesFlushed.inc(n);
             pagesWrittenSinceCompaction |= n > 0;
-            if (switchKey && current != null) {
-                setCurrentKey(current);
-            }
+            switchBack(current);
             return n;
+        }
+
+        @Override
+        public int flush(KeyFilter f) throws Exception {
+            if (!f.mayJournal(config.pageJournalShare())) {
+                return write(f);
+            }
+            int n = f.pendingCount();
+            if (n == 0) {
+                return 0; // stored pages and journal already hold what this copy holds
+            }
+            Object current = switchTo(f);
+            if (f.journaled() == 0) {
+                // The first element since the last whole write: the stored metadata, which is
+                // that of the stored pages, now says there is a journal to insert over them.
+                FilterMeta stored = metaState.value();
+                if (stored == null) { // not expected: a key in state was written whole before
+                    switchBack(current);
+                    return write(f);
+                }
+                metaState.update(stored.withJournal(true));
+            }
+            journal.add(f.takePending());
+            metrics.pageJournalEntries.inc(n);
+            switchBack(current);
+            return 0;
+        }
+
+        /** Makes {@code f}'s key the current key; returns the one to go back to, or null. */
+        private Object switchTo(KeyFilter f) {
+            Object current = getCurrentKey();
+            if (current == null || !f.hasKey(current)) {
+                setCurrentKey(f.key());
+                return current;
+            }
+            return null;
+        }
+
+        private void switchBack(Object previous) {
+            if (previous != null) {
+                setCurrentKey(previous);
+            }
         }
     }
 

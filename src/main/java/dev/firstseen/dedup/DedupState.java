@@ -39,6 +39,15 @@ public final class DedupState {
                 "bloom-pages", IntSerializer.INSTANCE, BytePrimitiveArraySerializer.INSTANCE);
     }
 
+    /**
+     * Keyed: a fingerprint filter's {@link PageJournal}, the inserts since its pages were last
+     * written whole, one element per checkpoint; there when the stored metadata says so ({@link
+     * FilterMeta#journal}). A list, so that RocksDB appends an element without reading the list.
+     */
+    public static ListStateDescriptor<byte[]> pageJournal() {
+        return new ListStateDescriptor<>("page-journal", BytePrimitiveArraySerializer.INSTANCE);
+    }
+
     /** Keyed: the Bloom filter's metadata (layers, counts). */
     public static ValueStateDescriptor<FilterMeta> bloomMeta() {
         return new ValueStateDescriptor<>("bloom-meta", FilterMetaSerializer.INSTANCE);

@@ -29,6 +29,14 @@ final class FilterCache {
 
         /** Writes a dirty filter's metadata and dirty pages; returns the pages written. */
         int write(KeyFilter f) throws Exception;
+
+        /**
+         * Makes keyed state hold what a dirty filter holds, for a checkpoint: as {@link #write}, or
+         * by appending its new inserts to its page journal; returns the pages written.
+         */
+        default int flush(KeyFilter f) throws Exception {
+            return write(f);
+        }
     }
 
     private final Backing backing;
@@ -100,13 +108,15 @@ final class FilterCache {
         }
     }
 
-    /** Writes every dirty filter back; returns the pages written. */
+    /**
+     * Makes keyed state hold every dirty filter ({@link Backing#flush}); returns the pages written.
+     */
     long flushAll() throws Exception {
         long n = 0;
         for (KeyFilter f : dirty) {
             if (f.isDirty()) {
                 long before = f.bytes();
-                n += backing.write(f);
+                n += backing.flush(f);
                 bytes += f.bytes() - before;
             }
         }

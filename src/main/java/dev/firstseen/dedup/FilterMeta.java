@@ -44,6 +44,13 @@ public final class FilterMeta {
     boolean saturated;
 
     /**
+     * In stored metadata: the key's state also holds a {@link PageJournal} to insert over its pages
+     * (a fingerprint filter only; record format 3 of {@link FilterMetaSerializer}). The metadata
+     * and pages stored beside a journal are those of the last whole write, before its inserts.
+     */
+    boolean journal;
+
+    /**
      * Entries per page past which the newest class splits a page. Not stored: the split pages'
      * geometry is, so this only decides future splits, and a restored key takes the job's setting
      * ({@code dedup.exact.page-entries} for exact mode's pages).
@@ -129,17 +136,6 @@ public final class FilterMeta {
     /** True if this key's pages are its exact seen-set ({@link ExactStoreType#PAGES}). */
     public boolean isExactFingerprints() {
         return strategy == EXACT_FINGERPRINTS;
-    }
-
-    /**
-     * Whether a key kept in fingerprint pages holds {@code fp}, its pages read from {@code source}
-     * (the key's keyed state). For tools that read a savepoint; the job asks its cached copy.
-     */
-    public boolean exactPagesContain(Fingerprint fp, PageSource source) throws Exception {
-        if (!isExactFingerprints()) {
-            throw new IllegalStateException("not a key kept in fingerprint pages: " + this);
-        }
-        return new KeyFilter("", this, false).mightContain(fp, source); // a probe changes no meta
     }
 
     /** A copy of class {@code i}. */
@@ -346,7 +342,14 @@ public final class FilterMeta {
                         targetFpp,
                         c,
                         classes.length == 0 ? NO_CLASSES : classes.clone())
-                .splitPagesPast(pageEntries);
+                .splitPagesPast(pageEntries)
+                .withJournal(journal);
+    }
+
+    /** Sets {@link #journal}; returns this. */
+    FilterMeta withJournal(boolean j) {
+        this.journal = j;
+        return this;
     }
 
     @Override

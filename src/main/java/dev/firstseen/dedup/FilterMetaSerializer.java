@@ -32,9 +32,13 @@ import org.apache.flink.core.memory.DataOutputView;
  *   C times: byte width, byte level, int split, long capacity, long count
  * </pre>
  *
- * Every record starts with its format byte, so both are read one by one: a Bloom filter is still
- * written in format 1, which serializer version 1 wrote. {@code StateSerializersTest} pins these
- * bytes.
+ * Format 3 is format 2, byte for byte but for the format byte, for a compressed-fingerprint filter
+ * whose key also has a {@link PageJournal} to insert over the pages ({@link FilterMeta#journal});
+ * the metadata is that of the pages, before the journal's inserts.
+ *
+ * <p>Every record starts with its format byte, so all three are read one by one: a Bloom filter is
+ * still written in format 1, which serializer version 1 wrote, and a fingerprint filter without a
+ * journal in format 2. {@code StateSerializersTest} pins these bytes.
  */
 public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMeta> {
     private static final long serialVersionUID = 1L;
@@ -43,9 +47,10 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
 
     /**
      * 2: adds record format 2; reads version 1's state as it is. 3: format 2 may carry strategy 3,
-     * exact mode's fingerprint pages; reads versions 1 and 2's state as it is.
+     * exact mode's fingerprint pages; reads versions 1 and 2's state as it is. 4: adds record
+     * format 3 (a key with a page journal); reads versions 1 to 3's state as it is.
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     @Override
     public boolean isImmutableType() {
@@ -75,7 +80,7 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
     @Override
     public void serialize(FilterMeta m, DataOutputView out) throws IOException {
         boolean fingerprints = m.isFingerprints();
-        out.writeByte(fingerprints ? 2 : 1);
+        out.writeByte(fingerprints ? (m.journal ? 3 : 2) : 1);
         out.writeByte(m.strategy);
         out.writeLong(m.initialCapacity);
         out.writeDouble(m.targetFpp);
@@ -103,7 +108,7 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
     @Override
     public FilterMeta deserialize(DataInputView in) throws IOException {
         int format = in.readUnsignedByte();
-        if (format != 1 && format != 2) {
+        if (format < 1 || format > 3) {
             throw new IOException(
                     "Unrecognized Bloom filter metadata format "
                             + format
@@ -113,16 +118,17 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
         if (format == 1 && strategy != BlockedBloom.STRATEGY) {
             throw new IOException("Unknown Bloom filter strategy " + strategy);
         }
-        if (format == 2
+        if (format >= 2
                 && strategy != FilterMeta.FINGERPRINTS
                 && strategy != FilterMeta.EXACT_FINGERPRINTS) {
-            throw new IOException("Unknown filter strategy " + strategy + " in format 2");
+            throw new IOException("Unknown filter strategy " + strategy + " in format " + format);
         }
         long initialCapacity = in.readLong();
         double fpp = in.readDouble();
         int n = in.readUnsignedByte();
-        if (format == 2) {
-            return FilterMeta.ofClasses(strategy, initialCapacity, fpp, readClasses(in, n));
+        if (format >= 2) {
+            return FilterMeta.ofClasses(strategy, initialCapacity, fpp, readClasses(in, n))
+                    .withJournal(format == 3);
         }
         List<BloomLayer> layers = new ArrayList<>(n + 1);
         for (int i = 0; i < n; i++) {

@@ -56,6 +56,28 @@ final class KeyFilter {
      */
     private int createdHere;
 
+    /**
+     * The high halves of the fingerprints inserted since the last write to state, in order, after
+     * their count in element 0 (a field of its own would make every cached key 8 bytes larger):
+     * what the next checkpoint appends to the key's {@link PageJournal}. Null while there are none.
+     */
+    private long[] pending;
+
+    /** Fingerprints the key's stored journal holds (inserted since its pages were last written). */
+    private int journaled;
+
+    /**
+     * The next write must write the dirty pages whole: a key not in state yet, a Bloom filter, a
+     * removal since the last whole write, more inserts than a journal may hold, journals off.
+     */
+    private boolean wholeDue;
+
+    /**
+     * The most fingerprints a key's journal holds (512 KB): a key loaded from state inserts its
+     * journal at once, so this bounds that pause (about 30 ms).
+     */
+    static final int MAX_JOURNAL = 1 << 16;
+
     KeyFilter(Object key, FilterMeta meta, boolean isNew) {
         this.key =
                 key instanceof String k && Ascii.isAscii(k)
@@ -64,6 +86,7 @@ final class KeyFilter {
         this.meta = meta;
         this.metaDirty = isNew;
         this.createdHere = isNew ? -1 : 0;
+        this.wholeDue = isNew || !meta.isFingerprints();
         this.slots = new byte[slotCount(meta.layerCount())][];
         this.bytes = tableBytes(slots.length);
     }
@@ -152,7 +175,9 @@ final class KeyFilter {
      */
     boolean insert(Fingerprint fp, PageSource source) throws Exception {
         if (meta.isFingerprints()) {
-            return insertFingerprint(fp, source);
+            boolean grew = insertFingerprint(fp, source);
+            track(fp.hi);
+            return grew;
         }
         int layer = meta.layerCount() - 1;
         boolean grew = false;
@@ -259,7 +284,93 @@ final class KeyFilter {
             return false;
         }
         rewrite(c, fp, false, source);
+        journalOff(); // a journal replays inserts only
         return true;
+    }
+
+    /** Notes an insert for the journal, unless the next write is whole anyway. */
+    private void track(long hi) {
+        if (wholeDue) {
+            return;
+        }
+        long[] p = pending;
+        if (p == null) {
+            p = pending = new long[16];
+            bytes += arrayBytes(8 * p.length);
+        } else if (p[0] + 1 == p.length) {
+            if (p[0] >= MAX_JOURNAL) {
+                journalOff();
+                return;
+            }
+            int n = Math.min(MAX_JOURNAL + 1, 2 * p.length);
+            bytes += arrayBytes(8 * n) - arrayBytes(8 * p.length);
+            p = pending = Arrays.copyOf(p, n);
+        }
+        p[(int) ++p[0]] = hi;
+    }
+
+    private void dropPending() {
+        if (pending != null) {
+            bytes -= arrayBytes(8 * pending.length);
+            pending = null;
+        }
+    }
+
+    /** The next write writes the dirty pages whole (and clears the stored journal). */
+    void journalOff() {
+        wholeDue = true;
+        dropPending();
+    }
+
+    /**
+     * Whether the next checkpoint may append the pending inserts to the key's journal instead of
+     * writing its dirty pages whole: the journal would then hold at most {@code share} of the key's
+     * fingerprints, and at most {@link #MAX_JOURNAL}.
+     */
+    boolean mayJournal(double share) {
+        return !wholeDue
+                && journaled + pendingCount()
+                        <= Math.min(MAX_JOURNAL, (long) (share * meta.count()));
+    }
+
+    /** Fingerprints inserted since the last write. */
+    int pendingCount() {
+        return pending == null ? 0 : (int) pending[0];
+    }
+
+    /** Fingerprints the stored journal holds. */
+    int journaled() {
+        return journaled;
+    }
+
+    /** The pending inserts as one journal element; they count as journaled from now on. */
+    byte[] takePending() {
+        int n = pendingCount();
+        byte[] element = PageJournal.encode(pending, 1, n);
+        journaled += n;
+        dropPending();
+        return element;
+    }
+
+    /**
+     * Notes a whole write (metadata and dirty pages, the stored journal cleared); a fingerprint
+     * filter may journal again from now on if {@code journal}.
+     */
+    void wroteWhole(boolean journal) {
+        dropPending();
+        journaled = 0;
+        wholeDue = !journal || !meta.isFingerprints();
+    }
+
+    /**
+     * Inserts a stored journal's fingerprints over the stored pages, as they were inserted before
+     * (see {@link PageJournal}); they count as journaled. The pages they change are dirty.
+     */
+    void replay(long[] his, PageSource source) throws Exception {
+        for (long hi : his) {
+            insertFingerprint(new Fingerprint(hi, 0), source);
+        }
+        journaled = his.length;
     }
 
     /**
@@ -510,6 +621,8 @@ final class KeyFilter {
     /** Drops the page arrays, dirty or not: the key's state was cleared. */
     void discard() {
         rebuild = null;
+        dropPending();
+        wholeDue = true;
         metaDirty = false;
         slots = NO_SLOTS;
         dirty = null;
@@ -552,8 +665,8 @@ final class KeyFilter {
                         : key instanceof String k ? 24 + align(16L + 2L * k.length()) : 64);
     }
 
-    /** This object (56), the metadata (40), and the filter's share of the cache's table (8). */
-    private static final long FIXED_BYTES = 56 + 40 + 8;
+    /** This object (64), the metadata (40), and the filter's share of the cache's table (8). */
+    private static final long FIXED_BYTES = 64 + 40 + 8;
 
     /**
      * The cache's dirty-set entry, there while the key changed since its last write-back, with its

@@ -157,11 +157,48 @@ class StateSerializersTest {
         assertThat(FilterMeta.createFingerprints(128, 1e-4).isExactFingerprints()).isFalse();
     }
 
+    /**
+     * A key with a page journal: format 3 is format 2 with another format byte, so the bytes after
+     * it are the golden bytes above.
+     */
+    @Test
+    void filterMetaWithAPageJournal() throws IOException {
+        FilterMeta m = FilterMeta.createExactFingerprints(128).withJournal(true);
+        m.addEntries(0, 1100);
+        m.advanceSplit(0);
+        String golden =
+                "03" // format: format 2, and a page journal to insert over the pages
+                        + "03"
+                        + "0000000000000080"
+                        + "0000000000000000"
+                        + "01"
+                        + "3f"
+                        + "01"
+                        + "00000000"
+                        + "7fffffffffffffff"
+                        + "000000000000044c";
+        assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(golden);
+        FilterMeta back = read(FilterMetaSerializer.INSTANCE, golden);
+        assertThat(back.journal).isTrue();
+        assertThat(back.isExactFingerprints()).isTrue();
+        assertThat(back.count()).isEqualTo(1100);
+        assertThat(back.copy().journal).isTrue();
+        // Without a journal the same metadata is written as before, in format 2.
+        assertThat(hex(FilterMetaSerializer.INSTANCE, back.withJournal(false)))
+                .isEqualTo("02" + golden.substring(2));
+        assertThat(read(FilterMetaSerializer.INSTANCE, "02" + golden.substring(2)).journal)
+                .isFalse();
+    }
+
     @Test
     void unknownFormatIsRefused() {
-        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "03"))
+        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "04"))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("format 3");
+                .hasMessageContaining("format 4");
+        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "0302"))
+                .isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "0301"))
+                .hasMessageContaining("strategy 1 in format 3");
         assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "0109"))
                 .hasMessageContaining("strategy 9");
     }
@@ -174,7 +211,7 @@ class StateSerializersTest {
                 }) {
             TypeSerializerSnapshot<?> snap = s.snapshotConfiguration();
             assertThat(snap.getCurrentVersion())
-                    .isEqualTo(s == FilterMetaSerializer.INSTANCE ? 3 : 1);
+                    .isEqualTo(s == FilterMetaSerializer.INSTANCE ? 4 : 1);
             DataOutputSerializer out = new DataOutputSerializer(64);
             TypeSerializerSnapshot.writeVersionedSnapshot(out, snap);
             TypeSerializerSnapshot<?> back =

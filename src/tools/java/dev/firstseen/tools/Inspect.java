@@ -7,6 +7,7 @@ import dev.firstseen.dedup.ExactStore;
 import dev.firstseen.dedup.FilterMeta;
 import dev.firstseen.dedup.Fingerprint;
 import dev.firstseen.dedup.FingerprintFunction;
+import dev.firstseen.dedup.StoredFilter;
 import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.keying.HotKeySalting;
 import dev.firstseen.keying.PartitionKeyer;
@@ -25,6 +26,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -190,6 +192,7 @@ public final class Inspect {
         private transient ExactStore seen;
         private transient MapState<Integer, byte[]> pages;
         private transient ValueState<FilterMeta> meta;
+        private transient ListState<byte[]> journal;
 
         KeyReader(HashMap<String, Map<String, String>> check, FingerprintFunction function) {
             this.check = check;
@@ -202,6 +205,7 @@ public final class Inspect {
             seen = ExactStore.open(getRuntimeContext(), function);
             pages = getRuntimeContext().getMapState(DedupState.bloomPages());
             meta = getRuntimeContext().getState(DedupState.bloomMeta());
+            journal = getRuntimeContext().getListState(DedupState.pageJournal());
         }
 
         @Override
@@ -224,15 +228,16 @@ public final class Inspect {
                 r.bloomBytes += p.length;
             }
             FilterMeta m = meta.value();
+            StoredFilter stored =
+                    m == null ? null : StoredFilter.read(m, pages::get, journal.get());
             if (m != null && (r.urls == 0 || m.isExactFingerprints())) {
                 // Approximate mode keeps no entries, and a key in exact mode's fingerprint pages
                 // only those of URLs whose records had their own revisit_after: the count.
-                r.urls = m.count();
+                r.urls = stored.count();
             }
             if (m != null && m.isExactFingerprints()) { // no time kept: seen, since unknown
                 for (Map.Entry<String, String> w : wanted.entrySet()) {
-                    if (!timed.contains(w.getKey())
-                            && m.exactPagesContain(parse(w.getKey()), pages::get)) {
+                    if (!timed.contains(w.getKey()) && stored.mightContain(parse(w.getKey()))) {
                         r.checked.add(w.getValue() + "\tseen (fingerprint pages keep no time)");
                     }
                 }

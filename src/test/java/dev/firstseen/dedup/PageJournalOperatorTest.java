@@ -1,0 +1,281 @@
+package dev.firstseen.dedup;
+
+import static dev.firstseen.dedup.DedupOperatorTest.accumulator;
+import static dev.firstseen.dedup.DedupOperatorTest.builder;
+import static dev.firstseen.dedup.DedupOperatorTest.checkpoint;
+import static dev.firstseen.dedup.DedupOperatorTest.checkpointAll;
+import static dev.firstseen.dedup.DedupOperatorTest.emitted;
+import static dev.firstseen.dedup.DedupOperatorTest.feed;
+import static dev.firstseen.dedup.DedupOperatorTest.subtaskOf;
+import static dev.firstseen.dedup.DedupOperatorTest.url;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firstseen.metrics.FirstSeenMetrics;
+import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.Op;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The page journal on RocksDB: a checkpoint appends a key's new fingerprints to its journal instead
+ * of writing its changed pages whole, and a key read from state inserts them again. Whatever a
+ * restore, a rescale, an eviction or a removal meets, the job must answer as if every page had been
+ * written whole: exact mode emits exactly the first sightings, approximate mode re-emits nothing.
+ */
+class PageJournalOperatorTest {
+    private final DedupOperatorTest t = new DedupOperatorTest();
+
+    @AfterEach
+    void close() throws Exception {
+        t.closeHarnesses();
+    }
+
+    private static DedupConfig exactPages(long cacheBytes, double share) {
+        return builder(DedupMode.EXACT, 50, 0.01, cacheBytes, 0)
+                .exactStore(ExactStoreType.PAGES)
+                .pageJournalShare(share)
+                .build();
+    }
+
+    private static DedupConfig approximate(double share) {
+        return builder(DedupMode.APPROXIMATE, 64, 1e-4, 64 << 20, 0)
+                .pageJournalShare(share)
+                .build();
+    }
+
+    /** {@code n} URLs over {@code keys} keys, pages drawn from [from, from + span). */
+    private static List<CanonicalUrl> urls(int n, int keys, int from, int span, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        List<CanonicalUrl> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(url(rnd.nextInt(keys), from + rnd.nextInt(span)));
+        }
+        return out;
+    }
+
+    private static List<String> firstSightings(List<CanonicalUrl> in) {
+        Set<String> s = new LinkedHashSet<>();
+        in.forEach(u -> s.add(u.canonical));
+        return new ArrayList<>(s);
+    }
+
+    @SafeVarargs
+    private static List<CanonicalUrl> concat(List<CanonicalUrl>... parts) {
+        List<CanonicalUrl> all = new ArrayList<>();
+        for (List<CanonicalUrl> p : parts) {
+            all.addAll(p);
+        }
+        return all;
+    }
+
+    /** What {@code later} must emit after {@code before} was seen: its new first sightings. */
+    private static List<String> newIn(List<CanonicalUrl> later, List<CanonicalUrl> before) {
+        List<String> expected = firstSightings(later);
+        expected.removeAll(firstSightings(before));
+        return expected;
+    }
+
+    @Test
+    void smallGrowthIsJournaledAndARestoreAnswersExactly() throws Exception {
+        DedupConfig cfg = exactPages(64 << 20, 0.25);
+        List<CanonicalUrl> a = urls(40_000, 20, 0, 3000, 1); // about 2,000 URLs per key
+        List<CanonicalUrl> b = urls(4000, 20, 3000, 3000, 2); // about 10% more per key
+        List<CanonicalUrl> c = urls(4000, 20, 6000, 3000, 3);
+        var h = t.harness(cfg, 1, 0, null);
+        feed(h, a);
+        checkpoint(h, 1); // new keys: written whole
+        long pagesAfterFirst = accumulator(h, FirstSeenMetrics.PAGES_FLUSHED);
+        assertThat(pagesAfterFirst).isGreaterThan(0);
+        assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isZero();
+        feed(h, b);
+        checkpoint(h, 2);
+        feed(h, c);
+        OperatorSubtaskState snap = checkpoint(h, 3);
+        // Every key grew by less than a quarter: journals, no page written whole.
+        assertThat(accumulator(h, FirstSeenMetrics.PAGES_FLUSHED)).isEqualTo(pagesAfterFirst);
+        assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES))
+                .isEqualTo(firstSightings(b).size() + firstSightings(c).size());
+        assertThat(emitted(h)).containsExactlyElementsOf(firstSightings(concat(a, b, c)));
+
+        var restored = t.harness(cfg, 1, 0, snap);
+        List<CanonicalUrl> d = urls(4000, 20, 0, 12_000, 4); // old and new URLs mixed
+        feed(restored, concat(a, b, c, d));
+        assertThat(accumulator(restored, FirstSeenMetrics.PAGE_JOURNAL_REPLAYED))
+                .isEqualTo(firstSightings(b).size() + firstSightings(c).size());
+        assertThat(emitted(restored)).containsExactlyElementsOf(newIn(d, concat(a, b, c)));
+
+        // The same stream with pages written whole at every checkpoint answers the same.
+        var whole = t.harness(exactPages(64 << 20, 0), 1, 0, null);
+        feed(whole, a);
+        checkpoint(whole, 1);
+        feed(whole, b);
+        checkpoint(whole, 2);
+        feed(whole, c);
+        var wholeRestored = t.harness(exactPages(64 << 20, 0), 1, 0, checkpoint(whole, 3));
+        feed(wholeRestored, concat(a, b, c, d));
+        assertThat(accumulator(whole, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isZero();
+        assertThat(emitted(wholeRestored)).containsExactlyElementsOf(emitted(restored));
+    }
+
+    /**
+     * A journal that grows past its share of the key writes the pages whole and starts again; a
+     * restore in the middle of either finds every URL.
+     */
+    @Test
+    void aJournalPastItsShareWritesThePagesWhole() throws Exception {
+        DedupConfig cfg = exactPages(64 << 20, 0.1);
+        var h = t.harness(cfg, 1, 0, null);
+        List<CanonicalUrl> all = new ArrayList<>();
+        long journaledBefore = 0;
+        boolean sawWholeAfterJournal = false;
+        for (int round = 0; round < 12; round++) {
+            // A large start, then about 2.5% more per key and round: several rounds fit in a
+            // journal of a tenth of the key, then its pages are written whole.
+            List<CanonicalUrl> part =
+                    round == 0
+                            ? urls(20_000, 4, 0, 5000, 10)
+                            : urls(400, 4, 5000 + round * 200, 200, 10 + round);
+            feed(h, part);
+            all.addAll(part);
+            long pagesBefore = accumulator(h, FirstSeenMetrics.PAGES_FLUSHED);
+            checkpoint(h, round + 1);
+            long journaled = accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES);
+            if (round > 0
+                    && journaledBefore > 0
+                    && accumulator(h, FirstSeenMetrics.PAGES_FLUSHED) > pagesBefore) {
+                sawWholeAfterJournal = true;
+            }
+            journaledBefore = journaled;
+        }
+        assertThat(journaledBefore).isGreaterThan(0);
+        assertThat(sawWholeAfterJournal).isTrue();
+        var restored = t.harness(cfg, 1, 0, checkpoint(h, 100));
+        feed(restored, all);
+        assertThat(emitted(restored)).isEmpty();
+        List<CanonicalUrl> fresh = urls(500, 4, 10_000, 1000, 99);
+        feed(restored, fresh);
+        assertThat(emitted(restored)).containsExactlyElementsOf(firstSightings(fresh));
+    }
+
+    /** A removal cannot be journaled: the key's pages are written whole, its journal cleared. */
+    @Test
+    void aForgottenUrlStaysForgottenAcrossARestore() throws Exception {
+        DedupConfig cfg = exactPages(64 << 20, 0.25);
+        List<CanonicalUrl> a = urls(8000, 2, 0, 4000, 5);
+        var h = t.harness(cfg, 1, 0, null);
+        feed(h, a);
+        checkpoint(h, 1);
+        feed(h, List.of(url(1, 5000), url(1, 5001), url(0, 5002)));
+        checkpoint(h, 2); // journaled
+        assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isEqualTo(3);
+        CanonicalUrl forget = url(1, 5000);
+        forget.op = Op.FORGET;
+        feed(h, List.of(forget, url(1, 5003)));
+        var restored = t.harness(cfg, 1, 0, checkpoint(h, 3));
+        feed(restored, concat(a, List.of(url(1, 5001), url(0, 5002), url(1, 5003))));
+        assertThat(emitted(restored)).isEmpty();
+        feed(restored, List.of(url(1, 5000)));
+        assertThat(emitted(restored)).containsExactly(url(1, 5000).canonical);
+    }
+
+    /** A 64 KiB cache: journaled keys are evicted (written whole) and read back all the time. */
+    @Test
+    void evictionBetweenCheckpointsLosesNothing() throws Exception {
+        DedupConfig tiny = exactPages(64 << 10, 0.25);
+        var h = t.harness(tiny, 1, 0, null);
+        List<CanonicalUrl> all = new ArrayList<>();
+        for (int round = 0; round < 6; round++) {
+            List<CanonicalUrl> part =
+                    round == 0
+                            ? urls(20_000, 100, 0, 400, 20)
+                            : urls(2000, 100, 400 + round * 100, 100, 20 + round);
+            feed(h, part);
+            all.addAll(part);
+            checkpoint(h, round + 1);
+        }
+        assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isGreaterThan(0);
+        assertThat(emitted(h)).containsExactlyElementsOf(firstSightings(all));
+        var restored = t.harness(tiny, 1, 0, checkpoint(h, 10));
+        List<CanonicalUrl> more = urls(6000, 100, 0, 4000, 30);
+        feed(restored, concat(all, more));
+        assertThat(emitted(restored)).containsExactlyElementsOf(newIn(more, all));
+    }
+
+    /** Journals move with their keys: 1 → 2 → 1 subtasks, each step from journaled state. */
+    @Test
+    void rescaleFromJournaledStateReEmitsNothing() throws Exception {
+        DedupConfig cfg = exactPages(64 << 20, 0.25);
+        List<CanonicalUrl> a = urls(20_000, 30, 0, 2000, 40);
+        List<CanonicalUrl> b = urls(3000, 30, 2000, 2000, 41);
+        List<CanonicalUrl> c = urls(3000, 30, 4000, 2000, 42);
+        var one = t.harness(cfg, 1, 0, null);
+        feed(one, a);
+        checkpoint(one, 1);
+        feed(one, b);
+        OperatorSubtaskState snap = checkpoint(one, 2);
+        assertThat(accumulator(one, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isGreaterThan(0);
+
+        List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> two =
+                t.rescaled(cfg, snap, 1, 2);
+        for (CanonicalUrl u : concat(a, b, c)) {
+            two.get(subtaskOf(u.key, 2)).processElement(u, 0L);
+        }
+        List<String> out2 = new ArrayList<>();
+        two.forEach(h -> out2.addAll(emitted(h)));
+        assertThat(out2).containsExactlyInAnyOrderElementsOf(newIn(c, concat(a, b)));
+
+        var back = t.rescaled(cfg, checkpointAll(two, 3), 2, 1).get(0);
+        feed(back, concat(a, b, c));
+        assertThat(emitted(back)).isEmpty();
+    }
+
+    /** Approximate mode's classes grow while journaled; a restore re-emits nothing. */
+    @Test
+    void approximateModeJournalsToo() throws Exception {
+        DedupConfig cfg = approximate(0.25);
+        List<CanonicalUrl> a = urls(30_000, 10, 0, 4000, 50);
+        List<CanonicalUrl> b = urls(3000, 10, 4000, 3000, 51);
+        var h = t.harness(cfg, 1, 0, null);
+        feed(h, a);
+        checkpoint(h, 1);
+        feed(h, b);
+        var restored = t.harness(cfg, 1, 0, checkpoint(h, 2));
+        assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isGreaterThan(0);
+        feed(restored, concat(a, b));
+        assertThat(emitted(restored)).isEmpty();
+        assertThat(accumulator(restored, FirstSeenMetrics.PAGE_JOURNAL_REPLAYED)).isGreaterThan(0);
+    }
+
+    /** Share 0: no journal is written, and one restored from a job that wrote it is replayed. */
+    @Test
+    void turningJournalsOffReadsTheOldOnes() throws Exception {
+        List<CanonicalUrl> a = urls(8000, 5, 0, 3000, 60);
+        List<CanonicalUrl> b = urls(1000, 5, 3000, 1000, 61);
+        var on = t.harness(exactPages(64 << 20, 0.25), 1, 0, null);
+        feed(on, a);
+        checkpoint(on, 1);
+        feed(on, b);
+        OperatorSubtaskState snap = checkpoint(on, 2);
+        assertThat(accumulator(on, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isGreaterThan(0);
+
+        DedupConfig off = exactPages(64 << 20, 0);
+        var h = t.harness(off, 1, 0, snap);
+        feed(h, concat(a, b));
+        assertThat(emitted(h)).isEmpty();
+        List<CanonicalUrl> c = urls(1000, 5, 4000, 1000, 62);
+        feed(h, c);
+        var again = t.harness(off, 1, 0, checkpoint(h, 3));
+        assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isZero();
+        feed(again, concat(a, b, c));
+        assertThat(emitted(again)).isEmpty();
+        assertThat(accumulator(again, FirstSeenMetrics.PAGE_JOURNAL_REPLAYED)).isZero();
+    }
+}
