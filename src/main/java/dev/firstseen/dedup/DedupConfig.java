@@ -34,8 +34,8 @@ import java.util.TreeMap;
  * @param exactStore how exact mode keeps the seen-set of keys created from now on, never {@link
  *     ExactStoreType#AUTO} (the builder resolves it); keys keep the store they were created with
  * @param exactPageEntries entries per page past which exact mode's fingerprint pages split
- * @param pageJournalShare the share of a fingerprint filter's entries that its page journal may
- *     hold before a checkpoint writes its changed pages whole; 0 writes them whole every time
+ * @param pageJournalShare the size of a fingerprint filter's page journal, as a share of its pages'
+ *     bytes, past which a checkpoint writes its changed pages whole; 0 writes them whole every time
  */
 public record DedupConfig(
         DedupMode mode,
@@ -78,8 +78,9 @@ public record DedupConfig(
     public static final double DEFAULT_FILTER_CACHE_HEAP_FRACTION = 0.4;
 
     /**
-     * Default of {@code dedup.page-journal.max-share}: a key's pages are written whole about once
-     * per quarter of growth, and a journal never holds more than a fifth of the key's fingerprints.
+     * Default of {@code dedup.page-journal.max-share}: a journal adds at most a quarter to its
+     * key's state; in exact mode (about 7 bytes a page entry) a key's pages are then written whole
+     * about once per fifth of growth.
      */
     public static final double DEFAULT_PAGE_JOURNAL_SHARE = 0.25;
 
