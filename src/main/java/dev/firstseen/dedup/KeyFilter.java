@@ -74,8 +74,8 @@ final class KeyFilter {
 
     /**
      * The most fingerprints a key's journal holds (512 KB): a key loaded from state inserts its
-     * journal at once, so this bounds that pause (an estimate, not measured on a record: about 85
-     * ms at the 0.78 M inserts per second of {@code FilterStructureBenchmark} at 1e-4).
+     * journal at once, so this bounds that pause: 52 ms for a key of 262,144 fingerprints in {@code
+     * PageJournalBenchmark} (docs/jmh-page-journal.txt).
      */
     static final int MAX_JOURNAL = 1 << 16;
 

@@ -19,6 +19,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.state.rocksdb.RocksDBOptions;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -149,37 +150,41 @@ class FirstSeenSettingsTest {
                         .dedupConfig();
         assertThat(share.filterCacheHeapFraction()).isEqualTo(0.6);
         for (String bad : new String[] {"0", "0.9", "-0.1", "NaN"}) {
-            assertThatThrownBy(
-                            () ->
-                                    FirstSeenSettings.from(
-                                            args(
-                                                    "--kafka.bootstrap-servers",
-                                                    "b:9092",
-                                                    "--dedup.bloom.cache-heap-fraction",
-                                                    bad)))
+            refused("--dedup.bloom.cache-heap-fraction", bad)
                     .as(bad)
                     .hasMessageContaining(
                             "'dedup.bloom.cache-heap-fraction' must be above 0 and at most 0.8");
         }
-        assertThatThrownBy(
-                        () ->
-                                FirstSeenSettings.from(
-                                        args(
-                                                "--kafka.bootstrap-servers", "b:9092",
-                                                "--dedup.bloom.cache-size", "512kb")))
+        refused("--dedup.bloom.cache-size", "512kb")
                 .hasMessageContaining("'dedup.bloom.cache-size' must be at least 1 mb");
     }
 
     @Test
+    void thePageJournalShareIsAShare() {
+        assertThat(
+                        FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092"))
+                                .dedupConfig()
+                                .pageJournalShare())
+                .isEqualTo(0.25);
+        for (String bad : new String[] {"-0.1", "1.5", "NaN"}) {
+            refused("--dedup.page-journal.max-share", bad)
+                    .as(bad)
+                    .hasMessageContaining("'dedup.page-journal.max-share' must be from 0");
+        }
+    }
+
+    /** What {@link FirstSeenSettings#from} throws for a broker and {@code more}. */
+    private static AbstractThrowableAssert<?, ? extends Throwable> refused(String... more) {
+        String[] all = new String[more.length + 2];
+        all[0] = "--kafka.bootstrap-servers";
+        all[1] = "b:9092";
+        System.arraycopy(more, 0, all, 2, more.length);
+        return assertThatThrownBy(() -> FirstSeenSettings.from(args(all)));
+    }
+
+    @Test
     void refusesALevel0TriggerRocksDbWouldStallOn() {
-        assertThatThrownBy(
-                        () ->
-                                FirstSeenSettings.from(
-                                        args(
-                                                "--kafka.bootstrap-servers",
-                                                "b:9092",
-                                                "--dedup.rocksdb.level0-compaction-trigger",
-                                                "65")))
+        refused("--dedup.rocksdb.level0-compaction-trigger", "65")
                 .hasMessageContaining("'dedup.rocksdb.level0-compaction-trigger' must be between");
     }
 

@@ -61,6 +61,17 @@ class PageJournalOperatorTest {
         return out;
     }
 
+    /**
+     * Round {@code round} of a key set that grows a little at a time: {@code firstN} URLs over
+     * pages [0, firstSpan) first, then {@code n} URLs over the next {@code step} new pages.
+     */
+    private static List<CanonicalUrl> growth(
+            int round, int keys, int firstN, int firstSpan, int n, int step, long seed) {
+        return round == 0
+                ? urls(firstN, keys, 0, firstSpan, seed)
+                : urls(n, keys, firstSpan + round * step, step, seed + round);
+    }
+
     private static List<String> firstSightings(List<CanonicalUrl> in) {
         Set<String> s = new LinkedHashSet<>();
         in.forEach(u -> s.add(u.canonical));
@@ -140,10 +151,7 @@ class PageJournalOperatorTest {
         for (int round = 0; round < 12; round++) {
             // A large start, then about 2.5% more per key and round: several rounds fit in a
             // journal of a tenth of the key, then its pages are written whole.
-            List<CanonicalUrl> part =
-                    round == 0
-                            ? urls(20_000, 4, 0, 5000, 10)
-                            : urls(400, 4, 5000 + round * 200, 200, 10 + round);
+            List<CanonicalUrl> part = growth(round, 4, 20_000, 5000, 400, 200, 10);
             feed(h, part);
             all.addAll(part);
             long pagesBefore = accumulator(h, FirstSeenMetrics.PAGES_FLUSHED);
@@ -194,10 +202,7 @@ class PageJournalOperatorTest {
         var h = t.harness(tiny, 1, 0, null);
         List<CanonicalUrl> all = new ArrayList<>();
         for (int round = 0; round < 6; round++) {
-            List<CanonicalUrl> part =
-                    round == 0
-                            ? urls(20_000, 100, 0, 400, 20)
-                            : urls(2000, 100, 400 + round * 100, 100, 20 + round);
+            List<CanonicalUrl> part = growth(round, 100, 20_000, 400, 2000, 100, 20);
             feed(h, part);
             all.addAll(part);
             checkpoint(h, round + 1);
