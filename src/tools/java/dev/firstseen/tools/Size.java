@@ -57,32 +57,32 @@ public final class Size {
 
     /**
      * Exact mode's figures with {@code dedup.exact.store: PAGES}, where the rate plays no part.
-     * From the 200 M run rather than the 50 M ones: its state per URL was larger (the page versions
-     * that every checkpoint rewrites grow with the seen-set) and its late rate lower.
+     * From the 200 M run with every option at its default (page journal included) rather than the
+     * 50 M ones: its pages per URL were as large and its per-key objects larger.
      */
     static Figures exactPagesFigures() {
         return new Figures(
                 new Figure(
-                        21.62,
-                        "docs/scale-200m-exact-pages-128.txt: RocksDB 4,216,340,045 B at"
-                                + " 195,032,542 URLs, the largest per URL of the last 20%"),
+                        10.36,
+                        "docs/scale-200m-exact-journal.txt: RocksDB 1,812,500,718 B at"
+                                + " 174,886,663 URLs, the largest per URL of the last 20%"),
                 new Figure(
-                        18.24,
-                        "docs/scale-200m-exact-pages-128.txt: largest checkpoint 3,549,591,230 B"
-                                + " at about 194.7 M URLs (11.3 at 50 M:"
-                                + " docs/scale-50m-default-store-64mb.txt)"),
+                        9.40,
+                        "docs/scale-200m-exact-journal.txt: largest checkpoint 1,838,389,951 B"
+                                + " at about 195.6 M URLs (18.24 with pages written whole at every"
+                                + " checkpoint: docs/scale-200m-exact-pages-128.txt)"),
                 new Figure(
                         6.53,
-                        "docs/scale-200m-exact-pages-128.txt: fingerprint pages 6.53 B per URL at"
+                        "docs/scale-200m-exact-journal.txt: fingerprint pages 6.53 B per URL at"
                                 + " 200 M, 128 entries per page"),
                 new Figure(
-                        2237,
-                        "docs/scale-200m-exact-pages-128.txt: 20,000 cached keys (10,000 URLs each"
-                                + " on average), 2,237 B each as the filter cache counts them"),
+                        2346,
+                        "docs/scale-200m-exact-journal.txt: 20,000 cached keys (10,000 URLs each"
+                                + " on average), 2,346 B each as the filter cache counts them"),
                 new Figure(
-                        134_323,
-                        "docs/scale-200m-exact-pages-128.txt: 268,647 records/s on 2 slots at"
-                                + " 160-199 M URLs (566,289 in the first 60 s)"));
+                        316_808,
+                        "docs/scale-200m-exact-journal.txt: 633,617 records/s on 2 slots at"
+                                + " 158-199 M URLs (735,278 in the first 60 s)"));
     }
 
     /** The figures for a mode, store and rate; null where nothing was measured. */
@@ -283,7 +283,8 @@ public final class Size {
                         Locale.ROOT,
                         "restore: about %.0f s per subtask to download its %s of checkpoint at %.0f"
                                 + " MB/s (not measured at this size; filter pages then load on"
-                                + " first use)",
+                                + " first use, and a key's page journal is inserted again then,"
+                                + " at most 52 ms a key: docs/jmh-page-journal.txt)",
                         restoreSeconds,
                         bytes(checkpoint / slots),
                         restoreMbPerS));
