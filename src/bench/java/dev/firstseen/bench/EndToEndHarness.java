@@ -884,9 +884,9 @@ public final class EndToEndHarness {
                 "filter pages written whole %,d (%.3f per first-seen URL); fingerprints journaled"
                         + " instead %,d (%.3f per first-seen URL)",
                 pages,
-                firstSeen == 0 ? 0.0 : (double) pages / firstSeen,
+                perUrl(pages, firstSeen),
                 journal,
-                firstSeen == 0 ? 0.0 : (double) journal / firstSeen);
+                perUrl(journal, firstSeen));
     }
 
     /**
@@ -909,8 +909,9 @@ public final class EndToEndHarness {
                 keys == 0 ? 0.0 : (double) (filterBytes - pageBytes) / keys);
     }
 
-    private static double perUrl(long bytes, long urls) {
-        return urls == 0 ? 0.0 : (double) bytes / urls;
+    /** {@code n} (bytes, pages, entries) per URL; 0 without URLs. */
+    private static double perUrl(long n, long urls) {
+        return urls == 0 ? 0.0 : (double) n / urls;
     }
 
     /** A long accumulator of a finished job, 0 if the job has none of that name. */

@@ -87,6 +87,21 @@ class PageJournalOperatorTest {
         return all;
     }
 
+    /**
+     * Feeds {@code first}, checkpoints (new keys: written whole), feeds {@code then} and returns
+     * the second checkpoint, which journals what {@code then} added where it is small enough.
+     */
+    private static OperatorSubtaskState firstThen(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
+            List<CanonicalUrl> first,
+            List<CanonicalUrl> then)
+            throws Exception {
+        feed(h, first);
+        checkpoint(h, 1);
+        feed(h, then);
+        return checkpoint(h, 2);
+    }
+
     /** What {@code later} must emit after {@code before} was seen: its new first sightings. */
     private static List<String> newIn(List<CanonicalUrl> later, List<CanonicalUrl> before) {
         List<String> expected = firstSightings(later);
@@ -180,10 +195,7 @@ class PageJournalOperatorTest {
         DedupConfig cfg = exactPages(64 << 20, 0.25);
         List<CanonicalUrl> a = urls(8000, 2, 0, 4000, 5);
         var h = t.harness(cfg, 1, 0, null);
-        feed(h, a);
-        checkpoint(h, 1);
-        feed(h, List.of(url(1, 5000), url(1, 5001), url(0, 5002)));
-        checkpoint(h, 2); // journaled
+        firstThen(h, a, List.of(url(1, 5000), url(1, 5001), url(0, 5002))); // journaled
         assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isEqualTo(3);
         CanonicalUrl forget = url(1, 5000);
         forget.op = Op.FORGET;
@@ -223,10 +235,7 @@ class PageJournalOperatorTest {
         List<CanonicalUrl> b = urls(3000, 30, 2000, 2000, 41);
         List<CanonicalUrl> c = urls(3000, 30, 4000, 2000, 42);
         var one = t.harness(cfg, 1, 0, null);
-        feed(one, a);
-        checkpoint(one, 1);
-        feed(one, b);
-        OperatorSubtaskState snap = checkpoint(one, 2);
+        OperatorSubtaskState snap = firstThen(one, a, b);
         assertThat(accumulator(one, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isGreaterThan(0);
 
         List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> two =
@@ -251,10 +260,7 @@ class PageJournalOperatorTest {
         List<CanonicalUrl> a = urls(30_000, 10, 0, 4000, 50);
         List<CanonicalUrl> b = urls(800, 10, 4000, 3000, 51);
         var h = t.harness(cfg, 1, 0, null);
-        feed(h, a);
-        checkpoint(h, 1);
-        feed(h, b);
-        var restored = t.harness(cfg, 1, 0, checkpoint(h, 2));
+        var restored = t.harness(cfg, 1, 0, firstThen(h, a, b));
         assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isGreaterThan(0);
         feed(restored, concat(a, b));
         assertThat(emitted(restored)).isEmpty();
@@ -267,10 +273,7 @@ class PageJournalOperatorTest {
         List<CanonicalUrl> a = urls(8000, 5, 0, 3000, 60);
         List<CanonicalUrl> b = urls(1000, 5, 3000, 1000, 61);
         var on = t.harness(exactPages(64 << 20, 0.25), 1, 0, null);
-        feed(on, a);
-        checkpoint(on, 1);
-        feed(on, b);
-        OperatorSubtaskState snap = checkpoint(on, 2);
+        OperatorSubtaskState snap = firstThen(on, a, b);
         assertThat(accumulator(on, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES)).isGreaterThan(0);
 
         DedupConfig off = exactPages(64 << 20, 0);
