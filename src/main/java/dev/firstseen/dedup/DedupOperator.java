@@ -713,7 +713,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         public int write(KeyFilter f) throws Exception {
             Object current = switchTo(f);
             int n = f.dirtyPages();
-            if (f.metaDirty) {
+            if (f.metaDirty || f.journaled() > 0) { // the stored metadata must lose its flag
                 metaState.update(f.meta.copy().withJournal(false));
                 f.metaDirty = false;
             }
