@@ -797,7 +797,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     "Dedup subtask {}: checkpoint {} flushed {} dirty Bloom pages (compaction"
                             + " {} ms); page cache {} keys, {} pages, {} bytes; since start {}"
                             + " first-seen, {} duplicates, {} Bloom pages loaded, {} exact-store"
-                            + " reads",
+                            + " reads, {} fingerprints journaled, {} replayed from journals",
                     getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                     checkpointId,
                     lastFlushPages,
@@ -808,7 +808,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     metrics.firstSeen.getCount(),
                     metrics.duplicates.getCount(),
                     metrics.pagesLoaded.getCount(),
-                    metrics.l3Reads.getCount());
+                    metrics.l3Reads.getCount(),
+                    metrics.pageJournalEntries.getCount(),
+                    metrics.pageJournalReplayed.getCount());
             long records = metrics.firstSeen.getCount() + metrics.duplicates.getCount();
             long loaded = metrics.pagesLoaded.getCount();
             // The first interval after a start or restore loads every key's pages once: not judged.
