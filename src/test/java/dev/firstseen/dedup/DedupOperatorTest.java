@@ -21,6 +21,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -92,6 +93,22 @@ class DedupOperatorTest {
             OperatorSubtaskState restore,
             Map<String, String> jobParameters)
             throws Exception {
+        // The mock environment's 3 MB of managed memory would flush RocksDB's memtable every few
+        // hundred writes; a fixed budget keeps these tests about the operator, not compaction.
+        EmbeddedRocksDBStateBackend backend = new EmbeddedRocksDBStateBackend();
+        backend.getMemoryConfiguration().setFixedMemoryPerSlot("64mb");
+        return harness(cfg, parallelism, subtask, restore, jobParameters, backend);
+    }
+
+    /** A harness on {@code backend} (the others run on RocksDB). */
+    KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> harness(
+            DedupConfig cfg,
+            int parallelism,
+            int subtask,
+            OperatorSubtaskState restore,
+            Map<String, String> jobParameters,
+            StateBackend backend)
+            throws Exception {
         var h =
                 new KeyedOneInputStreamOperatorTestHarness<>(
                         new DedupOperator(cfg),
@@ -100,10 +117,6 @@ class DedupOperatorTest {
                         MAX_PARALLELISM,
                         parallelism,
                         subtask);
-        // The mock environment's 3 MB of managed memory would flush RocksDB's memtable every few
-        // hundred writes; a fixed budget keeps these tests about the operator, not compaction.
-        EmbeddedRocksDBStateBackend backend = new EmbeddedRocksDBStateBackend();
-        backend.getMemoryConfiguration().setFixedMemoryPerSlot("64mb");
         h.setStateBackend(backend);
         h.getExecutionConfig().setGlobalJobParameters(ParameterTool.fromMap(jobParameters));
         open.add(h);

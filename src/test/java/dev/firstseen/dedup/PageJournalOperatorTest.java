@@ -17,9 +17,9 @@ import dev.firstseen.record.Op;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -35,14 +35,9 @@ import org.junit.jupiter.api.Test;
 class PageJournalOperatorTest {
     private final DedupOperatorTest t = new DedupOperatorTest();
 
-    private final List<AutoCloseable> heapHarnesses = new ArrayList<>();
-
     @AfterEach
     void close() throws Exception {
         t.closeHarnesses();
-        for (AutoCloseable h : heapHarnesses) {
-            h.close();
-        }
     }
 
     private static DedupConfig exactPages(long cacheBytes, double share) {
@@ -295,22 +290,7 @@ class PageJournalOperatorTest {
 
     private KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>
             heapHarness(DedupConfig cfg, OperatorSubtaskState restore) throws Exception {
-        var h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new DedupOperator(cfg),
-                        (CanonicalUrl u) -> u.key,
-                        Types.STRING,
-                        DedupOperatorTest.MAX_PARALLELISM,
-                        1,
-                        0);
-        h.setStateBackend(new HashMapStateBackend());
-        heapHarnesses.add(h);
-        h.setup();
-        if (restore != null) {
-            h.initializeState(restore);
-        }
-        h.open();
-        return h;
+        return t.harness(cfg, 1, 0, restore, Map.of(), new HashMapStateBackend());
     }
 
     /** Share 0: no journal is written, and one restored from a job that wrote it is replayed. */
