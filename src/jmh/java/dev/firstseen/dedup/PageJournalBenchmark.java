@@ -58,7 +58,7 @@ public class PageJournalBenchmark extends ThroughputBenchmark {
             his[i] = journaled[i].hi;
             f.insert(journaled[i], basePages::get);
         }
-        elements = List.of(PageJournal.encode(his, 0, journal));
+        elements = List.of(PageJournal.encode(his, 0, journal, f.journalWidth()));
         wholeMeta = f.meta.copy();
         wholePages.putAll(basePages);
         f.drainDirty((id, p) -> wholePages.put(id, p.clone()));

@@ -325,17 +325,32 @@ final class KeyFilter {
 
     /**
      * Whether the next checkpoint may append the pending inserts to the key's journal instead of
-     * writing its dirty pages whole: the journal, 8 bytes a fingerprint, would then be at most
-     * {@code share} of the bytes of the key's pages on the heap, and hold at most {@link
-     * #MAX_JOURNAL} fingerprints. Bytes, not entries, because a page entry costs about 7 bytes in
-     * exact mode and 1.5 to 2.5 in approximate mode: a journal so bounded adds at most {@code
-     * share} to the key's state, whatever the mode.
+     * writing its dirty pages whole: the journal, {@link #journalWidth()} bits a fingerprint, would
+     * then be at most {@code share} of the bytes of the key's pages on the heap, and hold at most
+     * {@link #MAX_JOURNAL} fingerprints. Bytes, not entries, because a page entry costs about 7
+     * bytes in exact mode and 1.5 to 2.5 in approximate mode: a journal so bounded adds at most
+     * {@code share} to the key's state, whatever the mode. Entries journaled before a class was
+     * added took fewer bits; counting them at today's width errs on the small side.
      */
     boolean mayJournal(double share) {
         long entries = journaled + pendingCount();
         return !wholeDue
                 && entries <= MAX_JOURNAL
-                && 8 * entries <= share * (bytes - tableBytes(slots.length) - pendingBytes());
+                && entries * journalWidth()
+                        <= 8 * share * (bytes - tableBytes(slots.length) - pendingBytes());
+    }
+
+    /**
+     * The bits a journal entry of this key keeps: its widest class's, all an insert reads of a
+     * fingerprint (see {@link PageJournal}). Classes are only ever added, so every pending insert
+     * went to a class at most this wide.
+     */
+    int journalWidth() {
+        int w = 0;
+        for (int c = 0; c < meta.classCount(); c++) {
+            w = Math.max(w, meta.width(c));
+        }
+        return PageJournal.width(w);
     }
 
     private long pendingBytes() {
@@ -355,7 +370,7 @@ final class KeyFilter {
     /** The pending inserts as one journal element; they count as journaled from now on. */
     byte[] takePending() {
         int n = pendingCount();
-        byte[] element = PageJournal.encode(pending, 1, n);
+        byte[] element = PageJournal.encode(pending, 1, n, journalWidth());
         journaled += n;
         dropPending();
         return element;

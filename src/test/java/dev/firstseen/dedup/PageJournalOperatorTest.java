@@ -127,8 +127,8 @@ class PageJournalOperatorTest {
         checkpoint(h, 2);
         feed(h, c);
         OperatorSubtaskState snap = checkpoint(h, 3);
-        // Every key grew by about a fifth, a journal of less than half its pages' bytes (8 bytes
-        // a fingerprint against about 7 in a page): journals, no page written whole.
+        // Every key grew by about a fifth, a journal of less than half its pages' bytes (63 bits
+        // a fingerprint against about 7 bytes in a page): journals, no page written whole.
         assertThat(accumulator(h, FirstSeenMetrics.PAGES_FLUSHED)).isEqualTo(pagesAfterFirst);
         assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES))
                 .isEqualTo(firstSightings(b).size() + firstSightings(c).size());
@@ -257,7 +257,7 @@ class PageJournalOperatorTest {
     /** Approximate mode's classes grow while journaled; a restore re-emits nothing. */
     @Test
     void approximateModeJournalsToo() throws Exception {
-        // A journal entry (8 bytes) is about 3 page entries here (1e-4): little growth per key.
+        // A journal entry (22 to 28 bits here, 1e-4) is about 1.5 page entries: some growth.
         DedupConfig cfg = approximate(0.5);
         List<CanonicalUrl> a = urls(30_000, 10, 0, 4000, 50);
         List<CanonicalUrl> b = urls(800, 10, 4000, 3000, 51);
