@@ -12,7 +12,7 @@ import java.util.Arrays;
  * included), and a journal holds inserts only (a removal writes the pages whole).
  *
  * <p>An insert reads only the top {@code w} bits of a fingerprint's high half, {@code w} the width
- * of the class it goes to (22 to 28 bits at a rate of 1e-4, 63 in exact mode). An element keeps the
+ * of the class it goes to (22 to 31 bits at a rate of 1e-4, 63 in exact mode). An element keeps the
  * top {@code width} bits, {@code width} at least the widest class of the key when it was written,
  * so replaying it inserts the same prefixes. Element format 2, big-endian:
  *

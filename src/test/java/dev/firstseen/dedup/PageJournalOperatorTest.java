@@ -257,7 +257,8 @@ class PageJournalOperatorTest {
     /** Approximate mode's classes grow while journaled; a restore re-emits nothing. */
     @Test
     void approximateModeJournalsToo() throws Exception {
-        // A journal entry (22 to 28 bits here, 1e-4) is about 1.5 page entries: some growth.
+        // A journal entry (21 to 27 bits here: 1e-4, 64 URLs a class at first) is about 1.5 page
+        // entries: a little growth per key.
         DedupConfig cfg = approximate(0.5);
         List<CanonicalUrl> a = urls(30_000, 10, 0, 4000, 50);
         List<CanonicalUrl> b = urls(800, 10, 4000, 3000, 51);
