@@ -134,23 +134,25 @@ public final class Size {
         if (mode == DedupMode.APPROXIMATE && rate == 0.0001) {
             return new Figures(
                     new Figure(
-                            4.16,
-                            "docs/scale-50m-approximate-fpp1e-4-level0-b.txt: RocksDB"
-                                    + " 197,579,260 B at 47,498,407 URLs, the largest per URL of"
-                                    + " the last 10 M (2.4 between compactions)"),
+                            2.59,
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v2-b.txt: RocksDB"
+                                    + " 107,702,693 B at 41,539,578 URLs, the largest per URL of"
+                                    + " the last 10 M"),
                     new Figure(
-                            4.15,
-                            "docs/scale-50m-approximate-fpp1e-4-level0-b.txt: largest"
-                                    + " checkpoint 205,762,196 B at about 49.5 M URLs (level 0"
-                                    + " compacted after every flush; 8.75 without)"),
+                            3.16,
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v2-b.txt: largest"
+                                    + " checkpoint 144,193,589 B at about 45.7 M URLs (page"
+                                    + " journal; 3.05 in docs/scale-50m-approximate-fpp1e-4"
+                                    + "-journal-v2.txt)"),
                     new Figure(
-                            2.34,
-                            "docs/bench-2m-fpp1e-4-fingerprints.txt: filter pages 2.34 B/URL"),
+                            2.36,
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v2-b.txt: filter pages"
+                                    + " 2.36 B/URL at 50 M"),
                     FINGERPRINT_KEY,
                     new Figure(
-                            128_123,
-                            "docs/bench-2m-fpp1e-4-fingerprints.txt: 256,246 records/s on 2 slots"
-                                    + " at 2 M records"));
+                            293_397,
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v2-b.txt: 586,794"
+                                    + " records/s on 2 slots over 100 M records"));
         }
         if (mode == DedupMode.APPROXIMATE && rate == 1e-9) {
             return new Figures(
