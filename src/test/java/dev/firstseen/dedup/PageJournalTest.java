@@ -40,6 +40,13 @@ class PageJournalTest {
                                 HexFormat.of()
                                         .parseHex("01" + "0102030405060708" + "ffffffffffffffff")));
         assertThat(back).containsExactly(0x0102030405060708L, -1L);
+        // A key journaled before an upgrade and after it: format 1 elements, then format 2.
+        long[] mixed =
+                PageJournal.decode(
+                        List.of(
+                                HexFormat.of().parseHex("01" + "0102030405060708"),
+                                PageJournal.encode(new long[] {0xABCDEF0123456789L}, 0, 1, 12)));
+        assertThat(mixed).containsExactly(0x0102030405060708L, 0xABC0000000000000L);
     }
 
     @Test
