@@ -275,14 +275,15 @@ public final class FirstSeenOptions {
                     .withDescription(
                             "Keys in fingerprint pages (exact mode's PAGES, approximate mode's"
                                     + " FINGERPRINTS): at a checkpoint, a key's new fingerprints"
-                                    + " are appended to its page journal, 8 bytes each, instead"
-                                    + " of its changed pages being written whole, until the"
-                                    + " journal would be larger than this share of the key's"
-                                    + " pages (or hold 65,536 fingerprints); then the pages are"
-                                    + " written whole and the journal cleared. A key read from"
-                                    + " state inserts its journal again. 0 writes changed pages"
-                                    + " whole at every checkpoint. From 0 to 1; may change on"
-                                    + " restore.");
+                                    + " are appended to its page journal (as many bits each as"
+                                    + " the key's widest class: 63 in exact mode, 22 to 31 at"
+                                    + " 1e-4) instead of its changed pages being written whole,"
+                                    + " until the journal would be larger than this share of the"
+                                    + " key's pages (or hold 65,536 fingerprints); then the pages"
+                                    + " are written whole and the journal cleared. A key read"
+                                    + " from state inserts its journal again. 0 writes changed"
+                                    + " pages whole at every checkpoint. From 0 to 1; may change"
+                                    + " on restore.");
 
     public static final ConfigOption<Integer> FINGERPRINT_BITS =
             ConfigOptions.key("dedup.fingerprint-bits")
