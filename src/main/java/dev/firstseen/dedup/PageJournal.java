@@ -81,17 +81,8 @@ final class PageJournal {
             if (n + count > out.length) {
                 out = Arrays.copyOf(out, Math.max(2 * out.length, n + count));
             }
-            if (b[0] == FORMAT_WHOLE_HALVES) {
-                for (int o = 1; o < b.length; o += 8) {
-                    long v = 0;
-                    for (int k = 0; k < 8; k++) {
-                        v = v << 8 | (b[o + k] & 0xFF);
-                    }
-                    out[n++] = v;
-                }
-                continue;
-            }
-            long bit = 16;
+            // Format 1 is format 2 at width 64 with a one-byte header: one loop reads both.
+            long bit = 8L * header;
             for (int i = 0; i < count; i++) {
                 long v = 0;
                 for (int rest = width; rest > 0; ) {
