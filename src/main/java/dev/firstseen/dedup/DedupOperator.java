@@ -731,15 +731,20 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
         @Override
         public int flush(KeyFilter f) throws Exception {
-            if (!f.mayJournal(config.pageJournalShare())) {
+            if (!f.mayJournal()) {
                 return write(f);
             }
             int n = f.pendingCount();
             if (n == 0) {
                 return 0; // stored pages and journal already hold what this copy holds
             }
+            boolean first = f.journaled() == 0;
+            byte[] element = f.takePending(config.pageJournalShare());
+            if (element == null) {
+                return write(f);
+            }
             Object current = switchTo(f);
-            if (f.journaled() == 0) {
+            if (first) {
                 // The first element since the last whole write: the stored metadata, which is
                 // that of the stored pages, now says there is a journal to insert over them.
                 FilterMeta stored = metaState.value();
@@ -749,7 +754,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 }
                 metaState.update(stored.withJournal(true));
             }
-            journal.add(f.takePending());
+            journal.add(element);
             metrics.pageJournalEntries.inc(n);
             switchBack(current);
             return 0;

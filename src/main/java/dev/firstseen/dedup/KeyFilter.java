@@ -177,7 +177,7 @@ final class KeyFilter {
     boolean insert(Fingerprint fp, PageSource source) throws Exception {
         if (meta.isFingerprints()) {
             boolean grew = insertFingerprint(fp, source);
-            track(fp.hi);
+            track(fp.hi, grew);
             return grew;
         }
         int layer = meta.layerCount() - 1;
@@ -289,8 +289,13 @@ final class KeyFilter {
         return true;
     }
 
-    /** Notes an insert for the journal, unless the next write is whole anyway. */
-    private void track(long hi) {
+    /**
+     * Notes an insert for the journal, unless the next write is whole anyway. The lowest bit of
+     * {@code hi} is set if the insert added a class, so that {@link #takePending} knows where each
+     * class's inserts begin: no class reads it, as no class is wider than 63 bits ({@link
+     * FingerprintPage#MAX_SUFFIX_BITS}).
+     */
+    private void track(long hi, boolean grew) {
         if (wholeDue) {
             return;
         }
@@ -307,7 +312,7 @@ final class KeyFilter {
             bytes += arrayBytes(8 * n) - arrayBytes(8 * p.length);
             p = pending = Arrays.copyOf(p, n);
         }
-        p[(int) ++p[0]] = hi;
+        p[(int) ++p[0]] = grew ? hi | 1 : hi & ~1L;
     }
 
     private void dropPending() {
@@ -325,36 +330,11 @@ final class KeyFilter {
 
     /**
      * Whether the next checkpoint may append the pending inserts to the key's journal instead of
-     * writing its dirty pages whole: the journal, {@link #journalWidth()} bits a fingerprint, would
-     * then be at most {@code share} of the bytes of the key's pages on the heap, and hold at most
-     * {@link #MAX_JOURNAL} fingerprints. Bytes, not entries, because a page entry costs about 7
-     * bytes in exact mode and 1.5 to 2.5 in approximate mode: a journal so bounded adds at most
-     * {@code share} to the key's state, whatever the mode. Entries journaled before a class was
-     * added took fewer bits; counting them at today's width errs on the small side.
+     * writing its dirty pages whole, as far as counts tell: no whole write is due, and the journal
+     * would hold at most {@link #MAX_JOURNAL} fingerprints. {@link #takePending} checks the bytes.
      */
-    boolean mayJournal(double share) {
-        long entries = journaled + pendingCount();
-        return !wholeDue
-                && entries <= MAX_JOURNAL
-                && entries * journalWidth()
-                        <= 8 * share * (bytes - tableBytes(slots.length) - pendingBytes());
-    }
-
-    /**
-     * The bits a journal entry of this key keeps: its widest class's, all an insert reads of a
-     * fingerprint (see {@link PageJournal}). Classes are only ever added, so every pending insert
-     * went to a class at most this wide.
-     */
-    int journalWidth() {
-        int w = 0;
-        for (int c = 0; c < meta.classCount(); c++) {
-            w = Math.max(w, meta.width(c));
-        }
-        return PageJournal.width(w);
-    }
-
-    private long pendingBytes() {
-        return pending == null ? 0 : arrayBytes(8 * pending.length);
+    boolean mayJournal() {
+        return !wholeDue && (long) journaled + pendingCount() <= MAX_JOURNAL;
     }
 
     /** Fingerprints inserted since the last write. */
@@ -367,13 +347,48 @@ final class KeyFilter {
         return journaled;
     }
 
-    /** The pending inserts as one journal element; they count as journaled from now on. */
-    byte[] takePending() {
+    /**
+     * The pending inserts as one journal element, if the journal with it stays within {@code share}
+     * of the bytes of the key's pages on the heap; they count as journaled from now on. Null if it
+     * would not: the pages must be written whole, and the pending inserts stay. Bytes, not entries,
+     * because a page entry costs about 7 bytes in exact mode and 1.5 to 2.5 in approximate mode: a
+     * journal so bounded adds at most {@code share} to the key's state, whatever the mode. The
+     * stored elements are counted at this one's bytes per entry, which keeps no size for them on
+     * every cached key; earlier elements held narrower classes or fewer entries, so this errs a
+     * little either way.
+     */
+    byte[] takePending(double share) {
         int n = pendingCount();
-        byte[] element = PageJournal.encode(pending, 1, n, journalWidth());
+        long[] p = pending;
+        int breaks = 0;
+        for (int i = 2; i <= n; i++) {
+            breaks += (int) (p[i] & 1);
+        }
+        int[] bounds = new int[breaks + 2];
+        int[] widths = new int[breaks + 1];
+        int last = meta.classCount() - 1;
+        bounds[0] = 1;
+        for (int i = 2, s = 1; i <= n; i++) {
+            if ((p[i] & 1) != 0) {
+                bounds[s++] = i;
+            }
+        }
+        bounds[breaks + 1] = n + 1;
+        for (int s = 0; s <= breaks; s++) {
+            widths[s] = PageJournal.width(meta.width(last - breaks + s));
+        }
+        byte[] element = PageJournal.encode(p, bounds, widths);
+        double room = 8 * share * (bytes - tableBytes(slots.length) - pendingBytes());
+        if ((journaled + (double) n) * 8 * element.length / n > room) {
+            return null;
+        }
         journaled += n;
         dropPending();
         return element;
+    }
+
+    private long pendingBytes() {
+        return pending == null ? 0 : arrayBytes(8 * pending.length);
     }
 
     /**
