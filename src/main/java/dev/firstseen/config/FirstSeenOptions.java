@@ -275,9 +275,10 @@ public final class FirstSeenOptions {
                     .withDescription(
                             "Keys in fingerprint pages (exact mode's PAGES, approximate mode's"
                                     + " FINGERPRINTS): at a checkpoint, a key's new fingerprints"
-                                    + " are appended to its page journal (as many bits each as"
-                                    + " the key's widest class: 63 in exact mode, 22 to 31 at"
-                                    + " 1e-4) instead of its changed pages being written whole,"
+                                    + " are appended to its page journal (the bits an insert"
+                                    + " reads, 63 in exact mode and 22 to 31 at 1e-4, sorted and"
+                                    + " coded as gaps) instead of its changed pages being written"
+                                    + " whole,"
                                     + " until the journal would be larger than this share of the"
                                     + " key's pages (or hold 65,536 fingerprints); then the pages"
                                     + " are written whole and the journal cleared. A key read"

@@ -87,12 +87,13 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
      * by the next checkpoint, so writing them whole at every checkpoint wrote a large share of the
      * seen-set each time, and the checkpoint carried the superseded versions until compaction. A
      * fingerprint filter's inserts since its last whole write instead go to a keyed list state,
-     * the bits of each that an insert reads, appended with RocksDB's merge (no read), while its
-     * stored metadata and pages stay those of the whole write and the metadata says a journal
-     * follows. A key read from state inserts the journal again: inserts into fingerprint pages
-     * are deterministic given the metadata and pages they meet (splits and growth included), so
-     * the heap copy comes back bit for bit. A removal, an eviction or a journal past its share
-     * writes the pages whole and clears the journal.
+     * the bits of each that an insert reads, each class's sorted and coded as gaps, appended with
+     * RocksDB's merge (no read), while its stored metadata and pages stay those of the whole write
+     * and the metadata says a journal follows. A key read from state inserts the journal again:
+     * inserts into fingerprint pages are deterministic given the metadata and pages they meet
+     * (splits and growth included), and within a class do not depend on their order, so the heap
+     * copy's sets come back exactly. A removal, an eviction or a journal past its share writes the
+     * pages whole and clears the journal.
      */
 
     private final DedupConfig config;
