@@ -1,6 +1,7 @@
 package dev.firstseen.dedup;
 
 import dev.firstseen.dedup.internal.Ascii;
+import dev.firstseen.dedup.internal.Murmur3;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -348,14 +349,18 @@ final class KeyFilter {
     }
 
     /**
-     * The pending inserts as one journal element, if the journal with it stays within {@code share}
-     * of the bytes of the key's pages on the heap; they count as journaled from now on. Null if it
-     * would not: the pages must be written whole, and the pending inserts stay. Bytes, not entries,
-     * because a page entry costs about 7 bytes in exact mode and 1.5 to 2.5 in approximate mode: a
-     * journal so bounded adds at most {@code share} to the key's state, whatever the mode. The
-     * stored elements are counted at this one's bytes per entry, which keeps no size for them on
-     * every cached key; earlier elements held narrower classes or fewer entries, so this errs a
-     * little either way.
+     * The pending inserts as one journal element, if the journal with it stays within its bound, at
+     * most {@code share} of the bytes of the key's pages on the heap; they count as journaled from
+     * now on. Null if it would not: the pages must be written whole, and the pending inserts stay.
+     * Bytes, not entries, because a page entry costs about 7 bytes in exact mode and 1.5 to 2.5 in
+     * approximate mode: a journal so bounded adds at most {@code share} to the key's state,
+     * whatever the mode. The stored elements are counted at this one's bytes per entry, which keeps
+     * no size for them on every cached key; earlier elements held narrower classes or fewer
+     * entries, so this errs a little either way.
+     *
+     * <p>The bound is {@code share} times {@link #boundFactor}, drawn anew after each whole write:
+     * keys that grow at the same pace would otherwise reach a fixed bound at the same checkpoint,
+     * and write their pages whole together, every few checkpoints.
      */
     byte[] takePending(double share) {
         int n = pendingCount();
@@ -378,13 +383,28 @@ final class KeyFilter {
             widths[s] = PageJournal.width(meta.width(last - breaks + s));
         }
         byte[] element = PageJournal.encode(p, bounds, widths);
-        double room = 8 * share * (bytes - tableBytes(slots.length) - pendingBytes());
+        long countAtWholeWrite = meta.count() - journaled - n;
+        double room =
+                8
+                        * share
+                        * boundFactor(keyHash(), countAtWholeWrite)
+                        * (bytes - tableBytes(slots.length) - pendingBytes());
         if ((journaled + (double) n) * 8 * element.length / n > room) {
             return null;
         }
         journaled += n;
         dropPending();
         return element;
+    }
+
+    /**
+     * A key's journal bound as a share of {@code max-share}: from 1/4 to 1, uniform, mean 5/8, a
+     * function of the key and of its entries at its last whole write, so that a restored key draws
+     * the same one.
+     */
+    static double boundFactor(int keyHash, long countAtWholeWrite) {
+        long h = Murmur3.fmix64(countAtWholeWrite * 0x9E3779B97F4A7C15L + keyHash);
+        return 0.25 + 0.75 * ((h >>> 11) * 0x1.0p-53);
     }
 
     private long pendingBytes() {

@@ -2,6 +2,7 @@ package dev.firstseen.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -182,6 +183,64 @@ class PageJournalTest {
             }
             assertThat(sameBytes).as("pages of the same bytes").isLessThan(onHeap.size());
         }
+    }
+
+    @Test
+    void boundFactorIsUniformFromAQuarterToOneAndAFunctionOfItsInputs() {
+        int n = 100_000;
+        double sum = 0;
+        int[] quarters = new int[4];
+        for (int i = 0; i < n; i++) {
+            double f = KeyFilter.boundFactor(("key-" + i % 1000).hashCode(), 137L * (i / 1000));
+            assertThat(f).isBetween(0.25, 1.0);
+            assertThat(KeyFilter.boundFactor(("key-" + i % 1000).hashCode(), 137L * (i / 1000)))
+                    .isEqualTo(f);
+            sum += f;
+            quarters[Math.min(3, (int) ((f - 0.25) / 0.1875))]++;
+        }
+        assertThat(sum / n).isCloseTo(0.625, within(0.005));
+        for (int q : quarters) {
+            assertThat(q).isBetween(n / 4 - n / 100, n / 4 + n / 100);
+        }
+    }
+
+    /**
+     * Keys that grow alike (the same inserts per checkpoint) reach their journal bounds at
+     * different checkpoints, so their whole writes do not all fall on one checkpoint.
+     */
+    @Test
+    void keysGrowingAlikeWriteWholeAtDifferentCheckpoints() throws Exception {
+        int keys = 200;
+        int checkpoints = 24;
+        int[] whole = new int[checkpoints];
+        SplittableRandom rnd = new SplittableRandom(41);
+        for (int k = 0; k < keys; k++) {
+            KeyFilter f = new KeyFilter("key-" + k, FilterMeta.createFingerprints(128, 1e-4), true);
+            Map<Integer, byte[]> stored = new HashMap<>();
+            for (int i = 0; i < 1000; i++) {
+                f.insert(new Fingerprint(rnd.nextLong(), rnd.nextLong()), stored::get);
+            }
+            f.drainDirty((id, page) -> stored.put(id, page.clone()));
+            f.wroteWhole(true);
+            for (int c = 0; c < checkpoints; c++) {
+                for (int i = 0; i < 40; i++) {
+                    f.insert(new Fingerprint(rnd.nextLong(), rnd.nextLong()), stored::get);
+                }
+                if (!f.mayJournal() || f.takePending(0.4) == null) {
+                    f.drainDirty((id, page) -> stored.put(id, page.clone()));
+                    f.wroteWhole(true);
+                    whole[c]++;
+                }
+            }
+        }
+        int total = Arrays.stream(whole).sum();
+        int most = Arrays.stream(whole).max().orElseThrow();
+        int checkpointsWithWholeWrites = (int) Arrays.stream(whole).filter(w -> w > 0).count();
+        assertThat(total).as("whole writes").isGreaterThan(keys);
+        assertThat(most)
+                .as("whole writes at the busiest checkpoint of %s", Arrays.toString(whole))
+                .isLessThan(keys / 3);
+        assertThat(checkpointsWithWholeWrites).isGreaterThan(checkpoints / 2);
     }
 
     @Test
