@@ -134,25 +134,27 @@ public final class Size {
         if (mode == DedupMode.APPROXIMATE && rate == 0.0001) {
             return new Figures(
                     new Figure(
-                            2.59,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v2-b.txt: RocksDB"
-                                    + " 107,702,693 B at 41,539,578 URLs, the largest per URL of"
-                                    + " the last 10 M"),
+                            2.50,
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-drawn-bound-b.txt:"
+                                    + " RocksDB 107,278,783 B at 42,866,845 URLs, the largest per"
+                                    + " URL of the last 10 M"),
                     new Figure(
-                            3.16,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v2-b.txt: largest"
-                                    + " checkpoint 144,193,589 B at about 45.7 M URLs (page"
-                                    + " journal; 3.05 in docs/scale-50m-approximate-fpp1e-4"
-                                    + "-journal-v2.txt)"),
+                            2.97,
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-drawn-bound-b.txt:"
+                                    + " largest checkpoint 144,708,761 B at about 48.7 M URLs"
+                                    + " (page journal format 3, drawn bounds; 2.97 in"
+                                    + " docs/scale-50m-approximate-fpp1e-4-journal-v3-drawn"
+                                    + "-bound.txt)"),
                     new Figure(
                             2.36,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v2-b.txt: filter pages"
-                                    + " 2.36 B/URL at 50 M"),
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-drawn-bound-b.txt:"
+                                    + " filter pages 2.36 B/URL at 50 M"),
                     FINGERPRINT_KEY,
                     new Figure(
-                            293_397,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v2-b.txt: 586,794"
-                                    + " records/s on 2 slots over 100 M records"));
+                            383_542,
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-drawn-bound-b.txt:"
+                                    + " 767,084 records/s on 2 slots over 100 M records (797,448"
+                                    + " in the drawn-bound run before it)"));
         }
         if (mode == DedupMode.APPROXIMATE && rate == 1e-9) {
             return new Figures(
