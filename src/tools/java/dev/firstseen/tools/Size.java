@@ -288,7 +288,7 @@ public final class Size {
                         "restore: about %.0f s per subtask to download its %s of checkpoint at %.0f"
                                 + " MB/s (not measured at this size; filter pages then load on"
                                 + " first use, and a key's page journal is inserted again then,"
-                                + " at most 52 ms a key: docs/jmh-page-journal.txt)",
+                                + " at most 49 ms a key: docs/jmh-page-journal-v3.txt)",
                         restoreSeconds,
                         bytes(checkpoint / slots),
                         restoreMbPerS));
