@@ -12,8 +12,8 @@ import java.util.Arrays;
  * included), and a journal holds inserts only (a removal writes the pages whole).
  *
  * <p>Nor does it depend on the order of the inserts that went to one class, but for the bytes of
- * its pages. A class is a set of prefixes; it splits a page whenever its count passes a multiple
- * of the page size, at a split pointer that moves by count alone, and what a page answers is a
+ * its pages. A class is a set of prefixes; it splits a page whenever its count passes a multiple of
+ * the page size, at a split pointer that moves by count alone, and what a page answers is a
  * function of its set (its bytes are not: a page keeps its newest entries in an unsorted tail, see
  * {@link FingerprintPage}). Only which inserts went to which class matters, and a new class is
  * added when the newest one is full, by count again. So an element keeps the inserts as segments,

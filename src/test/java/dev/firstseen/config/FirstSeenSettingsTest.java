@@ -165,7 +165,7 @@ class FirstSeenSettingsTest {
                         FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092"))
                                 .dedupConfig()
                                 .pageJournalShare())
-                .isEqualTo(0.4);
+                .isEqualTo(0.75);
         for (String bad : new String[] {"-0.1", "1.5", "NaN"}) {
             refused("--dedup.page-journal.max-share", bad)
                     .as(bad)

@@ -134,27 +134,27 @@ public final class Size {
         if (mode == DedupMode.APPROXIMATE && rate == 0.0001) {
             return new Figures(
                     new Figure(
-                            2.50,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-drawn-bound-b.txt:"
-                                    + " RocksDB 107,278,783 B at 42,866,845 URLs, the largest per"
-                                    + " URL of the last 10 M"),
+                            3.73,
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-share-0.75c.txt:"
+                                    + " RocksDB 151,976,186 B at 40,723,380 URLs, the largest per"
+                                    + " URL of the last 10 M (2.52 and 2.56 in the two other runs"
+                                    + " at the default max-share 0.75)"),
                     new Figure(
-                            2.97,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-drawn-bound-b.txt:"
-                                    + " largest checkpoint 144,708,761 B at about 48.7 M URLs"
-                                    + " (page journal format 3, drawn bounds; 2.97 in"
-                                    + " docs/scale-50m-approximate-fpp1e-4-journal-v3-drawn"
-                                    + "-bound.txt)"),
+                            2.80,
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-share-0.75c.txt:"
+                                    + " largest checkpoint 131,021,907 B at about 46.8 M URLs"
+                                    + " (page journal format 3, drawn bounds, max-share 0.75;"
+                                    + " 2.79 in -0.75.txt and -0.75b.txt)"),
                     new Figure(
                             2.36,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-drawn-bound-b.txt:"
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-share-0.75c.txt:"
                                     + " filter pages 2.36 B/URL at 50 M"),
                     FINGERPRINT_KEY,
                     new Figure(
-                            383_542,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-drawn-bound-b.txt:"
-                                    + " 767,084 records/s on 2 slots over 100 M records (797,448"
-                                    + " in the drawn-bound run before it)"));
+                            343_937,
+                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-share-0.75c.txt:"
+                                    + " 687,874 records/s on 2 slots over 100 M records, the"
+                                    + " slowest of the three runs at max-share 0.75"));
         }
         if (mode == DedupMode.APPROXIMATE && rate == 1e-9) {
             return new Figures(
