@@ -7,9 +7,9 @@ import java.util.Arrays;
  * A key's page journal: the fingerprints inserted into its fingerprint pages since the pages were
  * last written whole, one list element per checkpoint that wrote some ({@link
  * DedupState#pageJournal()}). The key's stored pages and metadata are the state before them, so
- * inserting them again rebuilds the pages exactly as they were on the heap: an insert into a
- * fingerprint filter depends only on the metadata and pages it meets (growth and page splits
- * included), and a journal holds inserts only (a removal writes the pages whole).
+ * inserting them again rebuilds the metadata and the pages' sets as they were on the heap: an
+ * insert into a fingerprint filter depends only on the metadata and pages it meets (growth and page
+ * splits included), and a journal holds inserts only (a removal writes the pages whole).
  *
  * <p>Nor does it depend on the order of the inserts that went to one class, but for the bytes of
  * its pages. A class is a set of prefixes; it splits a page whenever its count passes a multiple of
