@@ -320,7 +320,8 @@ public final class FingerprintPage {
         }
     }
 
-    private static void writeVarint(byte[] a, int[] pos, int v) {
+    /** Writes {@code v} (unsigned LEB128) at {@code pos[0]} and moves it past. */
+    static void writeVarint(byte[] a, int[] pos, int v) {
         while (v >= 0x80) {
             a[pos[0]++] = (byte) (v | 0x80);
             v >>>= 7;
@@ -328,7 +329,8 @@ public final class FingerprintPage {
         a[pos[0]++] = (byte) v;
     }
 
-    private static int varintBytes(int v) {
+    /** The bytes {@link #writeVarint} takes for {@code v}. */
+    static int varintBytes(int v) {
         int n = 1;
         while (v >= 0x80) {
             v >>>= 7;

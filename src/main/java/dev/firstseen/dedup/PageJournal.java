@@ -87,7 +87,7 @@ final class PageJournal {
             Arrays.sort(v); // w ≤ 63 bits: non-negative, so signed order is the values' order
             values[s] = v;
             ks[s] = bestRiceParameter(v, w);
-            bytes += 2 + varintBytes(n) + (riceBits(v, ks[s]) + 7) / 8;
+            bytes += 2 + FingerprintPage.varintBytes(n) + (riceBits(v, ks[s]) + 7) / 8;
         }
         byte[] b = new byte[Math.toIntExact(bytes)];
         b[0] = FORMAT;
@@ -98,13 +98,9 @@ final class PageJournal {
                 continue;
             }
             b[pos++] = (byte) widths[s];
-            for (int n = v.length; ; n >>>= 7) {
-                if (n < 0x80) {
-                    b[pos++] = (byte) n;
-                    break;
-                }
-                b[pos++] = (byte) (n & 0x7F | 0x80);
-            }
+            int[] at = {pos};
+            FingerprintPage.writeVarint(b, at, v.length);
+            pos = at[0];
             int k = ks[s];
             b[pos++] = (byte) k;
             long bit = 8L * pos;
@@ -148,15 +144,6 @@ final class PageJournal {
             prev = x;
         }
         return bits;
-    }
-
-    private static int varintBytes(int n) {
-        int bytes = 1;
-        while (n >= 0x80) {
-            n >>>= 7;
-            bytes++;
-        }
-        return bytes;
     }
 
     /** Writes the low {@code k} bits of {@code v} at {@code bit}, most significant first. */
