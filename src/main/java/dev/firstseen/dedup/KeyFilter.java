@@ -364,6 +364,9 @@ final class KeyFilter {
      */
     byte[] takePending(double share) {
         int n = pendingCount();
+        if (n == 0) {
+            throw new IllegalStateException("no pending inserts to journal");
+        }
         long[] p = pending;
         int breaks = 0;
         for (int i = 2; i <= n; i++) {
