@@ -159,6 +159,20 @@ final class PageJournal {
         return bit;
     }
 
+    /** The {@code k} bits at {@code bit}, most significant first: what {@link #putBits} wrote. */
+    private static long getBits(byte[] b, long bit, int k) {
+        long v = 0;
+        for (int rest = k; rest > 0; ) {
+            int off = (int) (bit & 7);
+            int take = Math.min(rest, 8 - off);
+            int chunk = (b[(int) (bit >>> 3)] & 0xFF) >>> (8 - off - take);
+            v = v << take | (chunk & ((1 << take) - 1));
+            rest -= take;
+            bit += take;
+        }
+        return v;
+    }
+
     /**
      * Every fingerprint of {@code elements} as high halves (low bits zero), in an order that
      * inserts them as they were inserted: element by element, segment by segment.
@@ -208,11 +222,8 @@ final class PageJournal {
                         if (bit++ >= limit || bit + k > limit || q > (mask - v) >>> k) {
                             throw corrupt(b, "a gap past the element or the width " + w);
                         }
-                        long low = 0;
-                        for (int j = 0; j < k; j++, bit++) {
-                            low = low << 1 | ((b[(int) (bit >>> 3)] >>> (7 - (bit & 7))) & 1);
-                        }
-                        v += q << k | low;
+                        v += q << k | getBits(b, bit, k);
+                        bit += k;
                         if (v > mask) {
                             throw corrupt(b, "a value past the width " + w);
                         }
@@ -235,16 +246,8 @@ final class PageJournal {
             }
             // Format 1 is format 2 at width 64 with a one-byte header: one loop reads both.
             long bit = 8L * header;
-            for (int i = 0; i < count; i++) {
-                long v = 0;
-                for (int rest = width; rest > 0; ) {
-                    int off = (int) (bit & 7);
-                    int take = Math.min(rest, 8 - off);
-                    int chunk = (b[(int) (bit >>> 3)] & 0xFF) >>> (8 - off - take);
-                    v = v << take | (chunk & ((1 << take) - 1));
-                    rest -= take;
-                    bit += take;
-                }
+            for (int i = 0; i < count; i++, bit += width) {
+                long v = getBits(b, bit, width);
                 out[n++] = width == 64 ? v : v << (64 - width);
             }
         }
