@@ -584,7 +584,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 f.meta.count(),
                 BloomLayer.MAX_LAYERS,
                 BloomLayer.MAX_PAGES,
-                f.meta.targetFpp,
+                f.meta.targetFpp(),
                 exact != null
                         ? " (more exact-store reads, no wrong answers)"
                         : " (more new URLs dropped as duplicates)");
@@ -601,8 +601,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         long before = f.meta.count();
         BloomLayer layer =
                 BloomLayer.sizedOrNull(
-                        BloomMath.rebuildCapacity(f.meta.initialCapacity, before),
-                        f.meta.targetFpp,
+                        BloomMath.rebuildCapacity(f.meta.initialCapacity(), before),
+                        f.meta.targetFpp(),
                         BloomMath.EXACT_FROM_FILL);
         if (layer == null) {
             f.meta.saturated = true;

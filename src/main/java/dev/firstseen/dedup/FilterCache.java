@@ -50,7 +50,7 @@ final class FilterCache {
     private KeyFilter newest;
 
     // KeyFilter keeps Object identity, so this is a set of instances in the order they got dirty.
-    private final LinkedHashSet<KeyFilter> dirty = new LinkedHashSet<>();
+    private LinkedHashSet<KeyFilter> dirty = new LinkedHashSet<>();
     private long bytes;
     private long evictions;
 
@@ -120,6 +120,9 @@ final class FilterCache {
                 bytes += f.bytes() - before;
             }
         }
+        // A cleared set keeps its table, which between checkpoints would hold about 8 bytes for
+        // every key that was dirty at the last one; a new set holds none until keys change.
+        dirty = dirty.size() > 64 ? new LinkedHashSet<>() : dirty;
         dirty.clear();
         return n;
     }

@@ -82,8 +82,8 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
         boolean fingerprints = m.isFingerprints();
         out.writeByte(fingerprints ? (m.journal ? 3 : 2) : 1);
         out.writeByte(m.strategy);
-        out.writeLong(m.initialCapacity);
-        out.writeDouble(m.targetFpp);
+        out.writeLong(m.initialCapacity());
+        out.writeDouble(m.targetFpp());
         if (fingerprints) {
             out.writeByte(m.classCount());
             for (int c = 0; c < m.classCount(); c++) {

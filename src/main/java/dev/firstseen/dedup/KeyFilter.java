@@ -32,9 +32,12 @@ final class KeyFilter {
      * Every layer's page slots in one array, layer 0 first: layer {@code l} starts at the sum of
      * the page counts of the layers before it. Only the newest layer (a fingerprint class that
      * splits) changes its page count, and it sits at the end, so the table grows by copying. One
-     * array instead of one per layer saves a header per layer on every cached key.
+     * array instead of one per layer saves a header per layer on every cached key. A table of one
+     * slot, which most keys of a long-tailed crawl have (one class, one page), is not allocated:
+     * this field then holds the slot's content itself (null until loaded, {@link #ABSENT}, or the
+     * page), which saves 24 bytes on such a key.
      */
-    private byte[][] slots;
+    private Object slots;
 
     /** Dirty slots; null while the filter is clean, so a clean key holds no bit set. */
     private BitSet dirty;
@@ -89,8 +92,9 @@ final class KeyFilter {
         this.metaDirty = isNew;
         this.createdHere = isNew ? -1 : 0;
         this.wholeDue = isNew || !meta.isFingerprints();
-        this.slots = new byte[slotCount(meta.layerCount())][];
-        this.bytes = tableBytes(slots.length);
+        int n = slotCount(meta.layerCount());
+        this.slots = n == 1 ? null : new byte[n][];
+        this.bytes = tableBytesOf(slots);
     }
 
     /** The partition key, as Flink's keyed state takes it (a new String if kept as bytes). */
@@ -302,7 +306,7 @@ final class KeyFilter {
         }
         long[] p = pending;
         if (p == null) {
-            p = pending = new long[16];
+            p = pending = new long[4];
             bytes += arrayBytes(8 * p.length);
         } else if (p[0] + 1 == p.length) {
             if (p[0] >= MAX_JOURNAL) {
@@ -391,7 +395,7 @@ final class KeyFilter {
                 8
                         * share
                         * boundFactor(keyHash(), countAtWholeWrite)
-                        * (bytes - tableBytes(slots.length) - pendingBytes());
+                        * (bytes - tableBytesOf(slots) - pendingBytes());
         if ((journaled + (double) n) * 8 * element.length / n > room) {
             return null;
         }
@@ -440,21 +444,46 @@ final class KeyFilter {
      */
     private void setPage(int base, int index, byte[] p) {
         int slot = base + index;
-        if (slot >= slots.length) { // the newest class split past its table's room
-            resize(Math.max(slot + 1, base + 2 * (slots.length - base)));
+        if (slot >= slotCount()) { // the newest class split past its table's room
+            resize(Math.max(slot + 1, base + 2 * (slotCount() - base)));
         }
-        byte[] old = slots[slot];
+        byte[] old = slot(slot);
         if (old != null && old != ABSENT) {
             bytes -= arrayBytes(old.length);
         }
-        slots[slot] = p.length == 0 ? ABSENT : p;
+        setSlot(slot, p.length == 0 ? ABSENT : p);
         bytes += p.length == 0 ? 0 : arrayBytes(p.length);
         markDirty(slot);
     }
 
     private void resize(int n) {
-        bytes += tableBytes(n) - tableBytes(slots.length);
-        slots = Arrays.copyOf(slots, n);
+        byte[][] t;
+        if (slots instanceof byte[][] old) {
+            t = Arrays.copyOf(old, n);
+        } else {
+            t = new byte[n][];
+            t[0] = (byte[]) slots;
+        }
+        bytes += tableBytesOf(t) - tableBytesOf(slots);
+        slots = t;
+    }
+
+    /** Slots in the page table. */
+    private int slotCount() {
+        return slots instanceof byte[][] t ? t.length : 1;
+    }
+
+    /** The content of slot {@code i}: null if not loaded, {@link #ABSENT}, or a page. */
+    private byte[] slot(int i) {
+        return slots instanceof byte[][] t ? t[i] : (byte[]) slots;
+    }
+
+    private void setSlot(int i, byte[] p) {
+        if (slots instanceof byte[][] t) {
+            t[i] = p;
+        } else {
+            slots = p;
+        }
     }
 
     /**
@@ -584,17 +613,18 @@ final class KeyFilter {
 
     private byte[] page(int layer, int base, int index, PageSource source) throws Exception {
         int slot = base + index;
-        if (slot >= slots.length) {
+        if (slot >= slotCount()) {
             return ABSENT; // a fingerprint class's page beyond the table: never stored
         }
-        byte[] p = slots[slot];
+        byte[] p = slot(slot);
         if (p == null && layer < 32 && (createdHere >>> layer & 1) != 0) {
-            p = slots[slot] = ABSENT;
+            p = ABSENT;
+            setSlot(slot, p);
         } else if (p == null) {
             byte[] stored = source.load(BlockedBloom.pageId(layer, index));
             // A copy: a heap state backend hands out its own object, which we must not mutate.
             p = stored == null ? ABSENT : stored.clone();
-            slots[slot] = p;
+            setSlot(slot, p);
             bytes += p == ABSENT ? 0 : arrayBytes(p.length);
         }
         return p;
@@ -606,7 +636,7 @@ final class KeyFilter {
         byte[] p = page(layer, base, index, source);
         if (p == ABSENT) {
             p = new byte[meta.layer(layer).pageBytes()];
-            slots[base + index] = p;
+            setSlot(base + index, p);
             bytes += arrayBytes(p.length);
         }
         markDirty(base + index);
@@ -616,7 +646,7 @@ final class KeyFilter {
     private void markDirty(int slot) {
         BitSet d = dirty;
         if (d == null) {
-            d = dirty = new BitSet(slots.length);
+            d = dirty = new BitSet(slotCount());
         }
         d.set(slot);
     }
@@ -656,7 +686,7 @@ final class KeyFilter {
                     base = end;
                     end += pageCountOrRoom(++layer);
                 }
-                sink.write(BlockedBloom.pageId(layer, s - base), slots[s]);
+                sink.write(BlockedBloom.pageId(layer, s - base), slot(s));
             }
         }
         dirty = null; // a clean key holds no dirty-page set
@@ -695,7 +725,8 @@ final class KeyFilter {
     /** Heap bytes of the loaded pages alone, without page tables and object overhead. */
     long pageBytes() {
         long n = 0;
-        for (byte[] p : slots) {
+        for (int i = 0, end = slotCount(); i < end; i++) {
+            byte[] p = slot(i);
             if (p != null) {
                 n += p.length;
             }
@@ -714,7 +745,7 @@ final class KeyFilter {
         int layers = meta.layerCount();
         long n = bytes + FIXED_BYTES;
         if (meta.isFingerprints()) {
-            n += align(16L + 24L * layers); // the packed classes
+            n += layers <= 1 ? 0 : align(16L + 24L * (layers - 1)); // classes 1 and up
         } else { // the layer list, its array, the layers
             n += 24 + align(16L + 4L * (layers + 1)) + BLOOM_LAYER_BYTES * layers;
         }
@@ -727,8 +758,11 @@ final class KeyFilter {
                         : key instanceof String k ? 24 + align(16L + 2L * k.length()) : 64);
     }
 
-    /** This object (64), the metadata (40), and the filter's share of the cache's table (8). */
-    private static final long FIXED_BYTES = 64 + 40 + 8;
+    /**
+     * This object (64), the metadata with class 0 (56), and the filter's share of the cache's table
+     * (8).
+     */
+    private static final long FIXED_BYTES = 64 + 56 + 8;
 
     /**
      * The cache's dirty-set entry, there while the key changed since its last write-back, with its
@@ -755,7 +789,8 @@ final class KeyFilter {
     /** Pages held on the heap (walks the table). */
     int loadedPages() {
         int n = 0;
-        for (byte[] p : slots) {
+        for (int i = 0, end = slotCount(); i < end; i++) {
+            byte[] p = slot(i);
             if (p != null && p != ABSENT) {
                 n++;
             }
@@ -765,5 +800,10 @@ final class KeyFilter {
 
     private static long tableBytes(int slots) {
         return align(16L + 4L * slots);
+    }
+
+    /** The page table's own bytes: none for a lone slot held in the field. */
+    private static long tableBytesOf(Object slots) {
+        return slots instanceof byte[][] t ? tableBytes(t.length) : 0;
     }
 }

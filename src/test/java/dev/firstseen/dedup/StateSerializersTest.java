@@ -93,7 +93,7 @@ class StateSerializersTest {
         assertThat(back.layer(1).capacity).isEqualTo(4000);
         assertThat(back.layer(1).count()).isEqualTo(5);
         assertThat(back.layer(1).pages).isEqualTo(7);
-        assertThat(back.targetFpp).isEqualTo(0.01);
+        assertThat(back.targetFpp()).isEqualTo(0.01);
     }
 
     @Test
@@ -127,7 +127,7 @@ class StateSerializersTest {
         assertThat(back.layerCount()).isEqualTo(2);
         assertThat(back.fingerprintClass(1).pages()).isEqualTo(3);
         assertThat(back.fingerprintClass(1).count()).isEqualTo(1200);
-        assertThat(back.targetFpp).isEqualTo(1e-4);
+        assertThat(back.targetFpp()).isEqualTo(1e-4);
     }
 
     /** Exact mode's fingerprint pages: format 2 with strategy 3, one 63-bit class without end. */
