@@ -66,9 +66,7 @@ final class FilterCache {
             f = backing.load(key);
             put(f);
             bytes += f.bytes();
-            if (f.isDirty()) {
-                dirty.add(f);
-            }
+            markDirty(f);
         }
         return f;
     }
@@ -79,13 +77,32 @@ final class FilterCache {
      */
     void update(KeyFilter f, long bytesBefore) throws Exception {
         bytes += f.bytes() - bytesBefore;
-        if (f.isDirty()) {
-            dirty.add(f);
-        }
+        markDirty(f);
         if (bytes > budget) {
             evict(f);
         }
     }
+
+    /** Puts {@code f} in the dirty set if it is dirty and not there yet. */
+    private void markDirty(KeyFilter f) {
+        if (f.isDirty() && dirty.add(f)) {
+            bytes += DIRTY_ENTRY_BYTES;
+        }
+    }
+
+    private void unmarkDirty(KeyFilter f) {
+        if (dirty.remove(f)) {
+            bytes -= DIRTY_ENTRY_BYTES;
+        }
+    }
+
+    /**
+     * A dirty-set entry ({@code LinkedHashMap}'s, 40) and its share of the set's table. Counted
+     * while a key is in the set: from its first change after a checkpoint to the next, or to its
+     * eviction. A key whose inserts went to its page journal leaves the set at the checkpoint,
+     * though its pages stay dirty until their next whole write.
+     */
+    private static final long DIRTY_ENTRY_BYTES = 48;
 
     /** Evicts least recently used keys other than {@code keep} down to 90% of the budget. */
     private void evict(KeyFilter keep) throws Exception {
@@ -100,7 +117,7 @@ final class FilterCache {
             if (f.isDirty()) {
                 backing.write(f);
             }
-            dirty.remove(f);
+            unmarkDirty(f);
             delete(f);
             bytes -= held;
             f.release();
@@ -120,6 +137,7 @@ final class FilterCache {
                 bytes += f.bytes() - before;
             }
         }
+        bytes -= DIRTY_ENTRY_BYTES * dirty.size();
         // A cleared set keeps its table, which between checkpoints would hold about 8 bytes for
         // every key that was dirty at the last one; a new set holds none until keys change.
         dirty = dirty.size() > 64 ? new LinkedHashSet<>() : dirty;
@@ -161,7 +179,7 @@ final class FilterCache {
         KeyFilter f = peek(key);
         if (f != null) {
             delete(f);
-            dirty.remove(f);
+            unmarkDirty(f);
             bytes -= f.bytes();
             f.discard();
         }

@@ -4,7 +4,6 @@ import dev.firstseen.dedup.internal.Ascii;
 import dev.firstseen.dedup.internal.Murmur3;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Iterator;
 
 /**
@@ -39,8 +38,15 @@ final class KeyFilter {
      */
     private Object slots;
 
-    /** Dirty slots; null while the filter is clean, so a clean key holds no bit set. */
-    private BitSet dirty;
+    /**
+     * Dirty slots, a bit each; null while the filter is clean. A key whose pages were journaled
+     * keeps its dirty bits between checkpoints (its stored pages are those of its last whole
+     * write), so on a key of one slot this is the shared {@link #LONE_DIRTY}, which is never
+     * changed: its only bit is set.
+     */
+    private long[] dirty;
+
+    private static final long[] LONE_DIRTY = {1L};
 
     private long bytes;
 
@@ -558,13 +564,12 @@ final class KeyFilter {
         meta.replaceLayers(r.layer);
         r.layer.count = r.read + r.added;
         slots = r.pages;
-        BitSet d = new BitSet(r.pages.length);
+        dirty = null;
         for (int i = 0; i < r.pages.length; i++) {
             if (r.pages[i] != null) {
-                d.set(i);
+                markDirty(i);
             }
         }
-        dirty = d.isEmpty() ? null : d;
         bytes = r.bytes;
         metaDirty = true;
         createdHere = 1; // the caller cleared the key's pages from state
@@ -644,11 +649,22 @@ final class KeyFilter {
     }
 
     private void markDirty(int slot) {
-        BitSet d = dirty;
-        if (d == null) {
-            d = dirty = new BitSet(slotCount());
+        long[] d = dirty;
+        int w = slot >>> 6;
+        if (d == LONE_DIRTY || d == null) {
+            if (slot == 0 && (d != null || !(slots instanceof byte[][]))) {
+                dirty = LONE_DIRTY; // slot 0 of a one-slot key, or slot 0 again
+                return;
+            }
+            long[] copy = new long[Math.max(w + 1, (slotCount() + 63) >>> 6)];
+            if (d != null) {
+                copy[0] = 1L;
+            }
+            d = dirty = copy;
+        } else if (w >= d.length) {
+            d = dirty = Arrays.copyOf(d, Math.max(w + 1, (slotCount() + 63) >>> 6));
         }
-        d.set(slot);
+        d[w] |= 1L << slot;
     }
 
     /** Adds the next layer to the metadata and the page table; -1 if the filter is saturated. */
@@ -671,22 +687,31 @@ final class KeyFilter {
     }
 
     int dirtyPages() {
-        return dirty == null ? 0 : dirty.cardinality();
+        int n = 0;
+        if (dirty != null) {
+            for (long w : dirty) {
+                n += Long.bitCount(w);
+            }
+        }
+        return n;
     }
 
     /** Hands each dirty page to {@code sink} and marks it clean. */
     void drainDirty(PageSink sink) throws Exception {
-        BitSet d = dirty;
+        long[] d = dirty;
         if (d != null) {
             int layer = 0;
             int base = 0;
             int end = meta.layerCount() == 0 ? 0 : pageCountOrRoom(0);
-            for (int s = d.nextSetBit(0); s >= 0; s = d.nextSetBit(s + 1)) {
-                while (s >= end) {
-                    base = end;
-                    end += pageCountOrRoom(++layer);
+            for (int w = 0; w < d.length; w++) {
+                for (long bits = d[w]; bits != 0; bits &= bits - 1) {
+                    int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                    while (s >= end) {
+                        base = end;
+                        end += pageCountOrRoom(++layer);
+                    }
+                    sink.write(BlockedBloom.pageId(layer, s - base), slot(s));
                 }
-                sink.write(BlockedBloom.pageId(layer, s - base), slot(s));
             }
         }
         dirty = null; // a clean key holds no dirty-page set
@@ -736,10 +761,10 @@ final class KeyFilter {
 
     /**
      * Heap held for this key while it is cached: pages and page tables as allocated, plus its
-     * objects (this filter, its metadata and layers, the key, the dirty-page bit sets and the
-     * cache's map entries), with object sizes of a 64-bit JVM with compressed references (12-byte
-     * headers, 8-byte alignment). {@code FilterCacheFootprintTest} keeps this within 10% of what
-     * JOL measures.
+     * objects (this filter, its metadata and layers, the key, the dirty-page bits, its slot in the
+     * cache's table; the cache counts its dirty-set entry itself), with object sizes of a 64-bit
+     * JVM with compressed references (12-byte headers, 8-byte alignment). {@code
+     * FilterCacheFootprintTest} keeps this within 10% of what JOL measures.
      */
     long bytes() {
         int layers = meta.layerCount();
@@ -749,8 +774,8 @@ final class KeyFilter {
         } else { // the layer list, its array, the layers
             n += 24 + align(16L + 4L * (layers + 1)) + BLOOM_LAYER_BYTES * layers;
         }
-        if (dirty != null) {
-            n += DIRTY_ENTRY_BYTES + 24 + align(16L + (dirty.size() >> 3));
+        if (dirty != null && dirty != LONE_DIRTY) {
+            n += align(16L + 8L * dirty.length);
         }
         return n
                 + (key instanceof byte[] b
@@ -763,12 +788,6 @@ final class KeyFilter {
      * (8).
      */
     private static final long FIXED_BYTES = 64 + 56 + 8;
-
-    /**
-     * The cache's dirty-set entry, there while the key changed since its last write-back, with its
-     * share of the set's table.
-     */
-    private static final long DIRTY_ENTRY_BYTES = 48;
 
     /** A {@link BloomLayer} object. */
     private static final long BLOOM_LAYER_BYTES = 40;

@@ -68,6 +68,69 @@ class FilterCacheFootprintTest {
     }
 
     /**
+     * Keyed state that takes a key's new inserts as a journal element at a checkpoint, as the
+     * operator does: the key then leaves the cache's dirty set but keeps its dirty-page bits.
+     */
+    private static final class JournalingBacking implements FilterCache.Backing {
+        final FilterCacheTest.MemoryBacking state =
+                new FilterCacheTest.MemoryBacking(() -> FilterMeta.createFingerprints(128, 1e-4));
+        int journaled;
+
+        @Override
+        public KeyFilter load(Object key) {
+            return state.load(key);
+        }
+
+        @Override
+        public int write(KeyFilter f) throws Exception {
+            int n = state.write(f);
+            f.wroteWhole(true);
+            return n;
+        }
+
+        @Override
+        public int flush(KeyFilter f) throws Exception {
+            if (f.mayJournal() && f.pendingCount() > 0 && f.takePending(1.0) != null) {
+                journaled++;
+                return 0;
+            }
+            return write(f);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} keys of {1} + {2} URLs")
+    @CsvSource({"2000, 1, 1", "1000, 20, 5", "200, 3000, 300"})
+    void keysWhoseInsertsWentToTheirJournalAreCountedAsMeasured(int keys, int first, int then)
+            throws Exception {
+        JournalingBacking b = new JournalingBacking();
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
+        long empty = heldBy(cache).totalSize();
+        for (int round = 0; round < 2; round++) {
+            for (int k = 0; k < keys; k++) {
+                String key = "site-" + k + ".example.com";
+                KeyFilter f = cache.get(key);
+                long before = f.bytes();
+                int from = round == 0 ? 0 : first;
+                for (int u = from; u < from + (round == 0 ? first : then); u++) {
+                    f.insert(Fingerprint.of("http://" + key + "/page/" + u), b.state.source(key));
+                }
+                cache.update(f, before);
+            }
+            cache.flushAll(); // round 0 writes the new keys whole, round 1 journals
+        }
+        // A key's journal is bounded by its pages' bytes, so some of the smallest write whole.
+        assertThat(b.journaled).isGreaterThan(keys / 2);
+        assertThat(cache.dirtyKeys()).isZero();
+        assertThat(cache.filters().stream().filter(KeyFilter::isDirty).count())
+                .as("keys whose pages stay dirty under a journal")
+                .isEqualTo(b.journaled);
+        long measured = heldBy(cache).totalSize() - empty;
+        assertThat((double) cache.bytes() / keys)
+                .as("counted per key, measured %.0f", (double) measured / keys)
+                .isBetween(measured * 0.9 / keys, measured * 1.1 / keys);
+    }
+
+    /**
      * Issue 14's budget is 3 bytes per URL at 1e-4 for pages and per-key objects together; at the
      * benchmark stream's 373 URLs per key, pages take about 2.3, which leaves the objects of a key
      * (filter, metadata, classes, page table, page-array headers, key, table slot) about 250 bytes.
