@@ -1,5 +1,7 @@
 package dev.firstseen.bench;
 
+import dev.firstseen.config.FirstSeenOptions;
+import dev.firstseen.config.SeenSetRocksDBOptions;
 import dev.firstseen.dedup.DedupConfig;
 import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.dedup.DedupOperator;
@@ -8,13 +10,21 @@ import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.SourcePosition;
 import dev.firstseen.tools.CrawlStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.SharedStateRegistry;
+import org.apache.flink.runtime.state.SharedStateRegistryImpl;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.util.FileUtils;
 import org.apache.flink.util.ParameterTool;
 
 /**
@@ -26,8 +36,16 @@ import org.apache.flink.util.ParameterTool;
  * it leaves out is the rest of the job (Kafka, canonicalization, the shuffle), which does not
  * change the state.
  *
+ * <p>With {@code --checkpoint-every N} it also checkpoints every N records, as a job does every
+ * checkpoint interval (a subtask taking 100,000 records/s with 10 s checkpoints: N = 1,000,000),
+ * and confirms each one, so that RocksDB's incremental checkpoints share their files. Then page
+ * journals and stale page versions are in the checkpoints as in a job, and it prints the largest,
+ * the slowest and the heap just before a checkpoint's flush, when keys still hold their dirty-page
+ * sets and pending inserts. Without it, the one checkpoint at the end writes every key whole.
+ *
  * <p>Run: {@code scripts/simulate-subtask [--urls 10000000] [--keys 100000] [--rate 0.0001] [--mode
- * approximate] [--filter FINGERPRINTS|BLOOM]}
+ * approximate] [--filter FINGERPRINTS|BLOOM] [--checkpoint-every N] [--page-journal-max-share S]},
+ * the last as {@code dedup.page-journal.max-share}
  */
 public final class SubtaskSimulation {
     private SubtaskSimulation() {}
@@ -39,6 +57,12 @@ public final class SubtaskSimulation {
         double rate = p.getDouble("rate", 1e-4);
         DedupMode mode = DedupMode.valueOf(p.get("mode", "approximate").toUpperCase(Locale.ROOT));
         String filter = p.get("filter", "FINGERPRINTS");
+        long every = p.getLong("checkpoint-every", 0);
+        double journalShare =
+                p.getDouble("page-journal-max-share", DedupConfig.DEFAULT_PAGE_JOURNAL_SHARE);
+        if (every < 0) {
+            throw new IllegalArgumentException("--checkpoint-every must be 0 (none) or records");
+        }
         DedupConfig config =
                 DedupConfig.builder()
                         .mode(mode)
@@ -46,20 +70,43 @@ public final class SubtaskSimulation {
                                 dev.firstseen.dedup.ApproximateFilter.valueOf(
                                         filter.toUpperCase(Locale.ROOT)))
                         .falsePositiveRate(rate)
+                        .pageJournalShare(journalShare)
                         .filterCacheBytes(8L << 30)
                         .guarded(Map.of("canonical.profile", "simulation", "keying.mode", "DOMAIN"))
                         .build();
         double[] cdf = CrawlStream.zipfCdf(keys);
         System.out.printf(
                 Locale.ROOT,
-                "one subtask: %,d distinct URLs over %,d Zipf(1) keys, %s mode (%s) at rate %s%n",
+                "one subtask: %,d distinct URLs over %,d Zipf(1) keys, %s mode (%s) at rate %s,"
+                        + " page journal max-share %s, %s%n",
                 urls,
                 keys,
                 mode,
                 filter,
-                rate);
+                rate,
+                journalShare,
+                every > 0
+                        ? String.format(Locale.ROOT, "a checkpoint every %,d records", every)
+                        : "one checkpoint at the end");
 
+        try {
+            run(config, urls, keys, cdf, every);
+        } finally {
+            for (Path dir : TEMP_DIRS) {
+                FileUtils.deleteDirectoryQuietly(dir.toFile());
+            }
+        }
+    }
+
+    /** Checkpoint directories this run made, deleted when it ends. */
+    private static final List<Path> TEMP_DIRS = new ArrayList<>();
+
+    private static void run(DedupConfig config, long urls, int keys, double[] cdf, long every)
+            throws Exception {
         var h = harness(config);
+        DedupOperator op = (DedupOperator) h.getOperator();
+        Periodic periodic = new Periodic();
+        long checkpointId = 0;
         SplittableRandom rnd = new SplittableRandom(1);
         long start = System.nanoTime();
         long created = 0;
@@ -74,6 +121,9 @@ public final class SubtaskSimulation {
             }
             h.processElement(url(id, cdf), 0L);
             records++;
+            if (every > 0 && records % every == 0) {
+                periodic.take(h, op, ++checkpointId, created);
+            }
             if ((records & 0xFFFFF) == 0 && System.nanoTime() - lastReport > 15e9) {
                 lastReport = System.nanoTime();
                 System.out.printf(
@@ -87,13 +137,13 @@ public final class SubtaskSimulation {
                 h.getOutput().clear(); // keep only the count, not the records
             }
         }
-        double feedSeconds = (System.nanoTime() - start) / 1e9;
-        DedupOperator op = (DedupOperator) h.getOperator();
+        double feedSeconds = (System.nanoTime() - start) / 1e9 - periodic.seconds;
         long emitted = counter(op, "firstSeen");
 
         long t0 = System.nanoTime();
-        h.prepareSnapshotPreBarrier(1);
-        OperatorSubtaskState snap = h.snapshot(1, 1);
+        h.prepareSnapshotPreBarrier(++checkpointId);
+        OperatorSubtaskState snap = h.snapshot(checkpointId, checkpointId);
+        snap.registerSharedStates(REGISTRY, checkpointId);
         double snapshotSeconds = (System.nanoTime() - t0) / 1e9;
         long heap = op.filterCacheBytes();
         long pages = op.filterPageBytes();
@@ -102,7 +152,8 @@ public final class SubtaskSimulation {
 
         System.out.printf(
                 Locale.ROOT,
-                "fed %,d records in %.1f s (%,.0f records/s, dedup operator only)%n"
+                "fed %,d records in %.1f s (%,.0f records/s, dedup operator only, periodic"
+                        + " checkpoints not counted)%n"
                         + "emitted %,d of %,d distinct: %,d dropped = %.2e%n"
                         + "filter heap %,d B = %.2f B/URL (pages %.2f B/URL, per-key objects"
                         + " %.2f B/URL)%n"
@@ -122,6 +173,9 @@ public final class SubtaskSimulation {
                 state,
                 state / (double) urls,
                 snapshotSeconds);
+        if (every > 0) {
+            periodic.print(every);
+        }
 
         long r0 = System.nanoTime();
         var restored = harness(config, snap);
@@ -158,6 +212,76 @@ public final class SubtaskSimulation {
                 reemitted);
     }
 
+    /**
+     * Stands for the checkpoint coordinator's: an incremental checkpoint refers to files an earlier
+     * confirmed one uploaded by placeholders, which registering replaces with the real handles, so
+     * that the last checkpoint can be restored.
+     */
+    private static final SharedStateRegistry REGISTRY = new SharedStateRegistryImpl();
+
+    /** What the periodic checkpoints came to. */
+    private static final class Periodic {
+        int taken;
+        double seconds;
+        double slowest;
+        final List<Double> durations = new ArrayList<>();
+        long largest;
+        long largestAt;
+        long last;
+        long lastAt;
+        long heapBefore;
+        long heapAfter;
+
+        void take(
+                KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
+                DedupOperator op,
+                long id,
+                long urls)
+                throws Exception {
+            heapBefore = op.filterCacheBytes();
+            long t0 = System.nanoTime();
+            h.prepareSnapshotPreBarrier(id);
+            OperatorSubtaskState snap = h.snapshot(id, id);
+            snap.registerSharedStates(REGISTRY, id);
+            h.notifyOfCompletedCheckpoint(id);
+            double d = (System.nanoTime() - t0) / 1e9;
+            heapAfter = op.filterCacheBytes();
+            taken++;
+            seconds += d;
+            durations.add(d);
+            slowest = Math.max(slowest, d);
+            last = snap.getStateSize();
+            lastAt = urls;
+            if (last > largest) {
+                largest = last;
+                largestAt = urls;
+            }
+        }
+
+        void print(long every) {
+            List<Double> sorted = new ArrayList<>(durations);
+            sorted.sort(null);
+            System.out.printf(
+                    Locale.ROOT,
+                    "periodic checkpoints every %,d records: %d taken, durations median %.2f s,"
+                            + " slowest %.2f s; largest %,d B = %.2f B/URL at %,d URLs, last %,d B"
+                            + " = %.2f B/URL at %,d URLs (full state size); heap at the last: %.2f"
+                            + " B/URL just before its flush, %.2f just after%n",
+                    every,
+                    taken,
+                    sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2),
+                    slowest,
+                    largest,
+                    (double) largest / Math.max(1, largestAt),
+                    largestAt,
+                    last,
+                    (double) last / Math.max(1, lastAt),
+                    lastAt,
+                    (double) heapBefore / Math.max(1, lastAt),
+                    (double) heapAfter / Math.max(1, lastAt));
+        }
+    }
+
     private static long counter(DedupOperator op, String name) {
         Object v = op.getRuntimeContext().getAccumulator(name).getLocalValue();
         return (Long) v;
@@ -180,11 +304,17 @@ public final class SubtaskSimulation {
                         0);
         EmbeddedRocksDBStateBackend backend = new EmbeddedRocksDBStateBackend(true);
         backend.getMemoryConfiguration().setFixedMemoryPerSlot("256mb");
+        // The RocksDB options the job sets (its level-0 compaction trigger), as the job would.
+        Configuration conf = new Configuration();
+        conf.set(FirstSeenOptions.DEDUP_MODE, config.mode());
+        backend.setRocksDBOptions(new SeenSetRocksDBOptions().configure(conf));
         h.setStateBackend(backend);
         // The harness's default storage keeps snapshots in memory, capped at 5 MB.
+        Path dir = Files.createTempDirectory("firstseen-sim");
+        TEMP_DIRS.add(dir);
         h.setCheckpointStorage(
                 new org.apache.flink.runtime.state.storage.FileSystemCheckpointStorage(
-                        java.nio.file.Files.createTempDirectory("firstseen-sim").toUri()));
+                        dir.toUri()));
         h.getExecutionConfig()
                 .setGlobalJobParameters(
                         ParameterTool.fromMap(
