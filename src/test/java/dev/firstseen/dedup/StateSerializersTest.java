@@ -121,41 +121,13 @@ class StateSerializersTest {
                         + "00000001"
                         + "000000000000022f" // capacity 559
                         + "00000000000004b0";
-        // Written in format 4 since serializer version 5; format 2 is still read.
-        String compact =
-                "04" // format
-                        + "02" // strategy
-                        + "00" // flags: no journal
-                        + "8001" // initial capacity 128
-                        + "3f1a36e2eb1c432d" // 1e-4
-                        + "02" // classes
-                        + "16" // width 22
-                        + "00" // level
-                        + "00" // split
-                        + "d201" // capacity 209, plus 1
-                        + "8201" // count 130
-                        + "19" // width 25
-                        + "01" // level 1
-                        + "01" // split 1
-                        + "b004" // capacity 559, plus 1
-                        + "b009"; // count 1200
-        assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(compact);
-        assertThat(compact.length() / 2).isEqualTo(28).isLessThan(golden.length() / 2);
-        assertThat(hex(FilterMetaSerializer.INSTANCE, read(FilterMetaSerializer.INSTANCE, golden)))
-                .isEqualTo(compact);
+        assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(golden);
         FilterMeta back = read(FilterMetaSerializer.INSTANCE, golden);
         assertThat(back.isFingerprints()).isTrue();
         assertThat(back.layerCount()).isEqualTo(2);
         assertThat(back.fingerprintClass(1).pages()).isEqualTo(3);
         assertThat(back.fingerprintClass(1).count()).isEqualTo(1200);
         assertThat(back.targetFpp()).isEqualTo(1e-4);
-        FilterMeta again = read(FilterMetaSerializer.INSTANCE, compact);
-        assertThat(again.fingerprintClasses())
-                .usingRecursiveFieldByFieldElementComparator()
-                .isEqualTo(back.fingerprintClasses());
-        assertThat(again.initialCapacity()).isEqualTo(128);
-        assertThat(again.targetFpp()).isEqualTo(1e-4);
-        assertThat(again.journal).isFalse();
     }
 
     /** Exact mode's fingerprint pages: format 2 with strategy 3, one 63-bit class without end. */
@@ -175,22 +147,7 @@ class StateSerializersTest {
                         + "00000000" // split
                         + "7fffffffffffffff" // capacity: never full
                         + "000000000000044c"; // count 1100
-        String compact =
-                "04" // format
-                        + "03" // strategy: exact fingerprint pages
-                        + "00" // flags
-                        + "8001" // expected URLs 128
-                        + "0000000000000000" // no target rate
-                        + "01" // one class
-                        + "3f" // width 63
-                        + "01" // level
-                        + "00" // split
-                        + "00" // capacity: never full
-                        + "cc08"; // count 1100
-        assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(compact);
-        assertThat(read(FilterMetaSerializer.INSTANCE, compact).isFull()).isFalse();
-        assertThat(read(FilterMetaSerializer.INSTANCE, compact).fingerprintClass(0).capacity)
-                .isEqualTo(Long.MAX_VALUE);
+        assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(golden);
         FilterMeta back = read(FilterMetaSerializer.INSTANCE, golden);
         assertThat(back.isExactFingerprints()).isTrue();
         assertThat(back.isFingerprints()).isTrue();
@@ -220,57 +177,24 @@ class StateSerializersTest {
                         + "00000000"
                         + "7fffffffffffffff"
                         + "000000000000044c";
-        // Format 4 keeps the flag in its flags byte.
-        String compact =
-                "04"
-                        + "03"
-                        + "01"
-                        + "8001"
-                        + "0000000000000000"
-                        + "01"
-                        + "3f01"
-                        + "00"
-                        + "00"
-                        + "cc08";
-        assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(compact);
-        assertThat(read(FilterMetaSerializer.INSTANCE, compact).journal).isTrue();
+        assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(golden);
         FilterMeta back = read(FilterMetaSerializer.INSTANCE, golden);
         assertThat(back.journal).isTrue();
         assertThat(back.isExactFingerprints()).isTrue();
         assertThat(back.count()).isEqualTo(1100);
         assertThat(back.copy().journal).isTrue();
-        // Without a journal the same metadata has its flag clear.
+        // Without a journal the same metadata is written as before, in format 2.
         assertThat(hex(FilterMetaSerializer.INSTANCE, back.withJournal(false)))
-                .isEqualTo("040300" + compact.substring(6));
+                .isEqualTo("02" + golden.substring(2));
         assertThat(read(FilterMetaSerializer.INSTANCE, "02" + golden.substring(2)).journal)
                 .isFalse();
     }
 
     @Test
     void unknownFormatIsRefused() {
-        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "05"))
+        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "04"))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("format 5");
-        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "0401"))
-                .hasMessageContaining("strategy 1 in format 4");
-        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "040202"))
-                .hasMessageContaining("flags 2");
-        // A varint of more than 63 bits, and a split past an int.
-        assertThatThrownBy(
-                        () -> read(FilterMetaSerializer.INSTANCE, "040200" + "ff".repeat(9) + "01"))
-                .hasMessageContaining("63 bits");
-        assertThatThrownBy(
-                        () ->
-                                read(
-                                        FilterMetaSerializer.INSTANCE,
-                                        "0402008001"
-                                                + "3f1a36e2eb1c432d"
-                                                + "01"
-                                                + "1600"
-                                                + "8080808010"
-                                                + "01"
-                                                + "00"))
-                .hasMessageContaining("split");
+                .hasMessageContaining("format 4");
         assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "0302"))
                 .isInstanceOf(IOException.class);
         assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "0301"))
@@ -287,7 +211,7 @@ class StateSerializersTest {
                 }) {
             TypeSerializerSnapshot<?> snap = s.snapshotConfiguration();
             assertThat(snap.getCurrentVersion())
-                    .isEqualTo(s == FilterMetaSerializer.INSTANCE ? 5 : 1);
+                    .isEqualTo(s == FilterMetaSerializer.INSTANCE ? 4 : 1);
             DataOutputSerializer out = new DataOutputSerializer(64);
             TypeSerializerSnapshot.writeVersionedSnapshot(out, snap);
             TypeSerializerSnapshot<?> back =
