@@ -50,10 +50,10 @@ public final class Size {
 
     private static final Figure FINGERPRINT_KEY =
             new Figure(
-                    246,
-                    "docs/bench-2m-fpp1e-4-byte-keys.txt: 2,000 cached keys, 246 B each as the"
+                    218,
+                    "docs/bench-2m-fpp1e-4-session14.txt: 2,000 cached keys, 218 B each as the"
                             + " filter cache counts them (FilterCacheFootprintTest: within 10% of"
-                            + " JOL)");
+                            + " JOL; 246 before the fourteenth session)");
 
     /**
      * Exact mode's figures with {@code dedup.exact.store: PAGES}, where the rate plays no part.
