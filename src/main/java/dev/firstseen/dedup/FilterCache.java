@@ -1,7 +1,6 @@
 package dev.firstseen.dedup;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -9,7 +8,8 @@ import java.util.List;
  * than its byte budget. A changed filter is dirty until it is written back through {@link
  * Backing#write}, which happens when it is evicted and in {@link #flushAll()} (called before every
  * checkpoint barrier), so keyed state holds every bit set before a checkpoint. An evicted filter
- * leaves the cache and the dirty set at once, so nothing holds its memory after eviction.
+ * leaves the cache at once and drops its pages; its object may stay in the dirty list, unflagged,
+ * until the list is compacted or the next checkpoint.
  *
  * <p>Not thread-safe: one instance per operator instance, used from the task thread.
  */
@@ -49,8 +49,18 @@ final class FilterCache {
 
     private KeyFilter newest;
 
-    // KeyFilter keeps Object identity, so this is a set of instances in the order they got dirty.
-    private LinkedHashSet<KeyFilter> dirty = new LinkedHashSet<>();
+    /**
+     * The filters changed since the last checkpoint, in the order they got dirty; a filter's {@link
+     * KeyFilter#queued} flag says it is here, so that a record of a key that is already here costs
+     * a field read, not a hash lookup. A filter that left the cache (evicted, or its state cleared)
+     * is unflagged and skipped; the list drops it at the next checkpoint. A set spent a 40-byte
+     * entry and a table slot on each dirty key, most keys between checkpoints.
+     */
+    private ArrayList<KeyFilter> dirty = new ArrayList<>();
+
+    /** Flagged filters in {@link #dirty}. */
+    private int queued;
+
     private long bytes;
     private long evictions;
 
@@ -83,26 +93,36 @@ final class FilterCache {
         }
     }
 
-    /** Puts {@code f} in the dirty set if it is dirty and not there yet. */
+    /** Puts {@code f} in the dirty list if it is dirty and not there yet. */
     private void markDirty(KeyFilter f) {
-        if (f.isDirty() && dirty.add(f)) {
+        if (!f.queued && f.isDirty()) {
+            f.queued = true;
+            dirty.add(f);
+            queued++;
             bytes += DIRTY_ENTRY_BYTES;
         }
     }
 
     private void unmarkDirty(KeyFilter f) {
-        if (dirty.remove(f)) {
+        if (f.queued) {
+            f.queued = false;
+            queued--;
             bytes -= DIRTY_ENTRY_BYTES;
+            if (dirty.size() > 1024 && dirty.size() > 2 * queued) {
+                // Mostly filters that left: drop them, so that the list does not keep the objects
+                // of many evicted keys until the checkpoint (amortized, as it halves the list).
+                dirty.removeIf(d -> !d.queued);
+            }
         }
     }
 
     /**
-     * A dirty-set entry ({@code LinkedHashMap}'s, 40) and its share of the set's table. Counted
-     * while a key is in the set: from its first change after a checkpoint to the next, or to its
-     * eviction. A key whose inserts went to its page journal leaves the set at the checkpoint,
-     * though its pages stay dirty until their next whole write.
+     * A dirty-list slot with its share of the list's spare room. Counted while a key is in the
+     * list: from its first change after a checkpoint to the next, or to its eviction. A key whose
+     * inserts went to its page journal leaves the list at the checkpoint, though its pages stay
+     * dirty until their next whole write.
      */
-    private static final long DIRTY_ENTRY_BYTES = 48;
+    private static final long DIRTY_ENTRY_BYTES = 6;
 
     /** Evicts least recently used keys other than {@code keep} down to 90% of the budget. */
     private void evict(KeyFilter keep) throws Exception {
@@ -131,16 +151,21 @@ final class FilterCache {
     long flushAll() throws Exception {
         long n = 0;
         for (KeyFilter f : dirty) {
+            if (!f.queued) {
+                continue; // left the cache since it was listed
+            }
+            f.queued = false;
             if (f.isDirty()) {
                 long before = f.bytes();
                 n += backing.flush(f);
                 bytes += f.bytes() - before;
             }
         }
-        bytes -= DIRTY_ENTRY_BYTES * dirty.size();
-        // A cleared set keeps its table, which between checkpoints would hold about 8 bytes for
-        // every key that was dirty at the last one; a new set holds none until keys change.
-        dirty = dirty.size() > 64 ? new LinkedHashSet<>() : dirty;
+        bytes -= DIRTY_ENTRY_BYTES * queued;
+        queued = 0;
+        // A cleared list keeps its array, which between checkpoints would hold 4 bytes for every
+        // key that was dirty at the last one; a new list holds none until keys change.
+        dirty = dirty.size() > 64 ? new ArrayList<>() : dirty;
         dirty.clear();
         return n;
     }
@@ -200,7 +225,7 @@ final class FilterCache {
     }
 
     int dirtyKeys() {
-        return dirty.size();
+        return queued;
     }
 
     long evictions() {

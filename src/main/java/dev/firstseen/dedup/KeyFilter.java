@@ -53,6 +53,9 @@ final class KeyFilter {
     /** The cache's least-recently-used list (see {@link FilterCache}). */
     KeyFilter older;
 
+    /** In the cache's list of filters to flush at the next checkpoint (see {@link FilterCache}). */
+    boolean queued;
+
     KeyFilter newer;
 
     /** Exact mode's rebuild of this filter in progress, or null. */
@@ -762,7 +765,7 @@ final class KeyFilter {
     /**
      * Heap held for this key while it is cached: pages and page tables as allocated, plus its
      * objects (this filter, its metadata and layers, the key, the dirty-page bits, its slot in the
-     * cache's table; the cache counts its dirty-set entry itself), with object sizes of a 64-bit
+     * cache's table; the cache counts its dirty-list slot itself), with object sizes of a 64-bit
      * JVM with compressed references (12-byte headers, 8-byte alignment). {@code
      * FilterCacheFootprintTest} keeps this within 10% of what JOL measures.
      */

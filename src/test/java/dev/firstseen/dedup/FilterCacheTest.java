@@ -74,8 +74,13 @@ class FilterCacheTest {
             assertThat(cache.bytes()).isLessThanOrEqualTo(budget + 4096);
         }
         assertThat(cache.evictions()).isGreaterThan(4_000);
-        // Evicted filters were written back, and the dirty set holds only cached ones.
+        // Evicted filters were written back, and the dirty list flags only cached ones.
         assertThat(cache.dirtyKeys()).isLessThanOrEqualTo(cache.keys());
+        // Nor does it keep the objects of thousands of evicted keys until the checkpoint.
+        java.lang.reflect.Field listed = FilterCache.class.getDeclaredField("dirty");
+        listed.setAccessible(true);
+        assertThat(((List<?>) listed.get(cache)).size())
+                .isLessThanOrEqualTo(Math.max(1025, 2 * cache.dirtyKeys() + 1));
         cache.flushAll();
         assertThat(b.metas).hasSize(5_000);
         // Every key's URL is in its stored filter.
