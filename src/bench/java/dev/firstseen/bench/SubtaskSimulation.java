@@ -44,8 +44,9 @@ import org.apache.flink.util.ParameterTool;
  * sets and pending inserts. Without it, the one checkpoint at the end writes every key whole.
  *
  * <p>Run: {@code scripts/simulate-subtask [--urls 10000000] [--keys 100000] [--rate 0.0001] [--mode
- * approximate] [--filter FINGERPRINTS|BLOOM] [--checkpoint-every N] [--page-journal-max-share S]},
- * the last as {@code dedup.page-journal.max-share}
+ * approximate] [--filter FINGERPRINTS|BLOOM] [--checkpoint-every N] [--page-journal-max-share S]
+ * [--compact-before-checkpoint true]}, the last two as {@code dedup.page-journal.max-share} and
+ * {@code dedup.rocksdb.compact-before-checkpoint}
  */
 public final class SubtaskSimulation {
     private SubtaskSimulation() {}
@@ -60,6 +61,7 @@ public final class SubtaskSimulation {
         long every = p.getLong("checkpoint-every", 0);
         double journalShare =
                 p.getDouble("page-journal-max-share", DedupConfig.DEFAULT_PAGE_JOURNAL_SHARE);
+        boolean compact = p.getBoolean("compact-before-checkpoint", false);
         if (every < 0) {
             throw new IllegalArgumentException("--checkpoint-every must be 0 (none) or records");
         }
@@ -71,6 +73,7 @@ public final class SubtaskSimulation {
                                         filter.toUpperCase(Locale.ROOT)))
                         .falsePositiveRate(rate)
                         .pageJournalShare(journalShare)
+                        .compactBeforeCheckpoint(compact)
                         .filterCacheBytes(8L << 30)
                         .guarded(Map.of("canonical.profile", "simulation", "keying.mode", "DOMAIN"))
                         .build();
@@ -78,13 +81,14 @@ public final class SubtaskSimulation {
         System.out.printf(
                 Locale.ROOT,
                 "one subtask: %,d distinct URLs over %,d Zipf(1) keys, %s mode (%s) at rate %s,"
-                        + " page journal max-share %s, %s%n",
+                        + " page journal max-share %s,%s %s%n",
                 urls,
                 keys,
                 mode,
                 filter,
                 rate,
                 journalShare,
+                compact ? " compaction before each checkpoint," : "",
                 every > 0
                         ? String.format(Locale.ROOT, "a checkpoint every %,d records", every)
                         : "one checkpoint at the end");
