@@ -101,6 +101,49 @@ class SizeTest {
                 .isEqualTo(Size.figures(DedupMode.EXACT, ExactStoreType.PAGES, 0.01));
     }
 
+    /**
+     * With 100 or 500 URLs a key, approximate mode at 1e-4 takes the subtask simulation's figures,
+     * whose keys are that small, instead of the 50 M run's keys of 2,500 URLs.
+     */
+    @Test
+    void smallKeysTakeTheSubtaskSimulationsFigures() {
+        String hundred =
+                String.join(
+                        "\n",
+                        Size.plan(
+                                10_000_000_000L,
+                                DedupMode.APPROXIMATE,
+                                ExactStoreType.ENTRIES,
+                                1e-4,
+                                100_000_000,
+                                0,
+                                4 * GIB,
+                                200 * GIB,
+                                200));
+        // 3.72 B/URL checkpointed: 37.2 GB; pages 2.51: 25.1 GB; 186 B for each of 100 M keys.
+        assertThat(hundred).contains("37.2 GB").contains("25.1 GB").contains("18.6 GB");
+        assertThat(hundred).contains("docs/simulate-subtask-10m-fpp1e-4-dirty-list.txt");
+        // (25.1 + 18.6) GB over 4 GiB slots is 11 slots.
+        assertThat(hundred).contains("slots: 11 (heap 11");
+        String fiveHundred =
+                String.join(
+                        "\n",
+                        Size.plan(
+                                10_000_000_000L,
+                                DedupMode.APPROXIMATE,
+                                ExactStoreType.ENTRIES,
+                                1e-4,
+                                20_000_000,
+                                0,
+                                4 * GIB,
+                                200 * GIB,
+                                200));
+        assertThat(fiveHundred).contains("32.7 GB").contains("24.7 GB").contains("4.4 GB");
+        // Keys of 10,000 URLs keep the 50 M run's figures (2.80 B/URL checkpointed).
+        assertThat(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 10_000))
+                .isEqualTo(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4));
+    }
+
     @Test
     void unmeasuredSettingsAreRefusedWithTheCommandThatMeasuresThem() {
         assertThatThrownBy(
@@ -125,7 +168,9 @@ class SizeTest {
         for (DedupMode mode : DedupMode.values()) {
             for (double rate : new double[] {0.01, 0.0001, 1e-9}) {
                 for (ExactStoreType store : ExactStoreType.values()) {
-                    checkCited(doc, Size.figures(mode, store, rate));
+                    for (double urlsPerKey : new double[] {100, 500, 10_000}) {
+                        checkCited(doc, Size.figures(mode, store, rate, urlsPerKey));
+                    }
                 }
             }
         }

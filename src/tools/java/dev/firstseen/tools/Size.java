@@ -85,6 +85,45 @@ public final class Size {
                                 + " 158-199 M URLs (735,278 in the first 60 s)"));
     }
 
+    /**
+     * The figures for {@code urlsPerKey} URLs a key: approximate mode at 1e-4 was also measured
+     * with small keys, in the subtask simulation (100 and 500 URLs a key on average, Zipf), where
+     * per-key objects and a key's journal weigh more than in the scale runs' keys of 2,500 URLs;
+     * the nearest of the three measured sizes is taken. Other settings have their one figure set.
+     */
+    static Figures figures(DedupMode mode, ExactStoreType store, double rate, double urlsPerKey) {
+        Figures f = figures(mode, store, rate);
+        if (f == null || mode != DedupMode.APPROXIMATE || rate != 0.0001 || urlsPerKey >= 1500) {
+            return f;
+        }
+        String sim = "docs/simulate-subtask-10m-fpp1e-4-periodic-session14.txt";
+        if (urlsPerKey < 300) {
+            return new Figures(
+                    f.localBytesPerUrl(),
+                    new Figure(
+                            3.72,
+                            "docs/simulate-subtask-10m-fpp1e-4-dirty-list.txt: largest checkpoint"
+                                    + " 35,294,211 B at 9.5 M URLs, 100,000 keys of 100 URLs on"
+                                    + " average, a checkpoint every 1 M records (2.95 with"
+                                    + " dedup.page-journal.max-share 0 and"
+                                    + " dedup.rocksdb.compact-before-checkpoint true:"
+                                    + " docs/simulate-subtask-10m-fpp1e-4-compact.txt)"),
+                    new Figure(2.51, sim + ": filter pages 2.51 B/URL, 100,000 keys of 100 URLs"),
+                    new Figure(186, sim + ": 100,000 cached keys, 1.86 B/URL of per-key objects"),
+                    f.recordsPerSecondPerSlot());
+        }
+        return new Figures(
+                f.localBytesPerUrl(),
+                new Figure(
+                        3.27,
+                        sim
+                                + ": largest checkpoint 29,450,818 B at 9.0 M URLs, 20,000 keys of"
+                                + " 500 URLs on average, a checkpoint every 1 M records"),
+                new Figure(2.47, sim + ": filter pages 2.47 B/URL, 20,000 keys of 500 URLs"),
+                new Figure(220, sim + ": 20,000 cached keys, 0.44 B/URL of per-key objects"),
+                f.recordsPerSecondPerSlot());
+    }
+
     /** The figures for a mode, store and rate; null where nothing was measured. */
     static Figures figures(DedupMode mode, ExactStoreType store, double rate) {
         return mode == DedupMode.EXACT && store == ExactStoreType.PAGES
@@ -194,7 +233,7 @@ public final class Size {
             long slotDisk,
             double restoreMbPerS) {
         boolean pages = mode == DedupMode.EXACT && store == ExactStoreType.PAGES;
-        Figures f = figures(mode, store, rate);
+        Figures f = figures(mode, store, rate, (double) urls / Math.max(1, domains));
         if (f == null) {
             throw new IllegalArgumentException(
                     String.format(
