@@ -53,8 +53,9 @@ final class FilterCache {
      * The filters changed since the last checkpoint, in the order they got dirty; a filter's {@link
      * KeyFilter#queued} flag says it is here, so that a record of a key that is already here costs
      * a field read, not a hash lookup. A filter that left the cache (evicted, or its state cleared)
-     * is unflagged and skipped; the list drops it at the next checkpoint. A set spent a 40-byte
-     * entry and a table slot on each dirty key, most keys between checkpoints.
+     * is unflagged and skipped; the list drops it at the next checkpoint, or sooner when such
+     * filters are most of it. A set spent a 40-byte entry and a table slot on each dirty key, most
+     * keys between checkpoints.
      */
     private ArrayList<KeyFilter> dirty = new ArrayList<>();
 

@@ -36,8 +36,8 @@ public final class FilterMeta {
     final List<BloomLayer> layers;
 
     /*
-     * Strategies 2 and 3 describe a class in three longs: {@code width | level << 8 | split <<
-     * 16}, capacity, count (see FingerprintClass). Every cached key holds them, and most keys of
+     * Strategies 2 and 3 describe a class in three longs: width | level << 8 | split << 16,
+     * capacity, count (see FingerprintClass). Every cached key holds them, and most keys of
      * a long-tailed crawl have one class, so class 0's are fields here and only classes 1 and up
      * take an array: a one-class key holds no array (40 bytes), and a larger key the same bytes
      * as with one array for all.
@@ -77,8 +77,16 @@ public final class FilterMeta {
             double targetFpp,
             List<BloomLayer> layers,
             long[] classes) {
+        this(
+                strategy,
+                Sizing.of(initialCapacity, targetFpp, FingerprintClass.PAGE_ENTRIES),
+                layers,
+                classes);
+    }
+
+    private FilterMeta(byte strategy, Sizing sizing, List<BloomLayer> layers, long[] classes) {
         this.strategy = strategy;
-        this.sizing = Sizing.of(initialCapacity, targetFpp, FingerprintClass.PAGE_ENTRIES);
+        this.sizing = sizing;
         this.layers = layers;
         this.classCount = (byte) (classes.length / 3);
         if (classes.length == 0) {
@@ -392,9 +400,7 @@ public final class FilterMeta {
         for (BloomLayer l : layers) {
             c.add(l.copy());
         }
-        FilterMeta m =
-                new FilterMeta(strategy, sizing.initialCapacity, sizing.targetFpp, c, NO_CLASSES);
-        m.sizing = sizing;
+        FilterMeta m = new FilterMeta(strategy, sizing, c, NO_CLASSES);
         m.word0 = word0;
         m.capacity0 = capacity0;
         m.count0 = count0;
