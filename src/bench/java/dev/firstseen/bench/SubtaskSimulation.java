@@ -85,7 +85,7 @@ public final class SubtaskSimulation {
                 urls,
                 keys,
                 mode,
-                filter,
+                mode == DedupMode.APPROXIMATE ? filter : "fingerprint pages",
                 rate,
                 journalShare,
                 compact ? " compaction before each checkpoint," : "",

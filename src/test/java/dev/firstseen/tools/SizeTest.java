@@ -139,6 +139,22 @@ class SizeTest {
                                 200 * GIB,
                                 200));
         assertThat(fiveHundred).contains("32.7 GB").contains("24.7 GB").contains("4.4 GB");
+        // Exact mode's pages with 100 URLs a key: 9.25 B/URL checkpointed, 6.76 of pages, 198 B a
+        // key (the 200 M run's keys held 10,000 URLs, 2,346 B each).
+        String exact =
+                String.join(
+                        "\n",
+                        Size.plan(
+                                10_000_000_000L,
+                                DedupMode.EXACT,
+                                ExactStoreType.PAGES,
+                                0.01,
+                                100_000_000,
+                                0,
+                                4 * GIB,
+                                200 * GIB,
+                                200));
+        assertThat(exact).contains("92.5 GB").contains("67.6 GB").contains("19.8 GB");
         // Keys of 10,000 URLs keep the 50 M run's figures (2.80 B/URL checkpointed).
         assertThat(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 10_000))
                 .isEqualTo(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4));

@@ -86,18 +86,39 @@ public final class Size {
     }
 
     /**
-     * The figures for {@code urlsPerKey} URLs a key: approximate mode at 1e-4 was also measured
-     * with small keys, in the subtask simulation (100 and 500 URLs a key on average, Zipf), where
-     * per-key objects and a key's journal weigh more than in the scale runs' keys of 2,500 URLs;
-     * the nearest of the three measured sizes is taken. Other settings have their one figure set.
+     * The figures for {@code urlsPerKey} URLs a key. Approximate mode at 1e-4 and exact mode's
+     * fingerprint pages were also measured with small keys, in the subtask simulation (100 URLs a
+     * key on average, Zipf, and 500 at 1e-4), where per-key objects and a key's journal weigh more
+     * than in the scale runs' keys (2,500 URLs at 1e-4, 10,000 in exact mode's 200 M run); the
+     * nearest measured size on a log scale is taken. Other settings have their one figure set.
      */
     static Figures figures(DedupMode mode, ExactStoreType store, double rate, double urlsPerKey) {
         Figures f = figures(mode, store, rate);
-        if (f == null || mode != DedupMode.APPROXIMATE || rate != 0.0001 || urlsPerKey >= 1500) {
-            return f;
+        if (f == null) {
+            return null;
+        }
+        if (mode == DedupMode.EXACT && store == ExactStoreType.PAGES) {
+            if (urlsPerKey >= 1000) { // sqrt(100 * 10,000)
+                return f;
+            }
+            String sim = "docs/simulate-subtask-10m-exact-session14.txt";
+            return new Figures(
+                    f.localBytesPerUrl(),
+                    new Figure(
+                            9.25,
+                            sim
+                                    + ": largest checkpoint 83,207,948 B at 9.0 M URLs, 100,000 keys"
+                                    + " of 100 URLs on average, a checkpoint every 1 M records"),
+                    new Figure(
+                            6.76, sim + ": fingerprint pages 6.76 B/URL, 100,000 keys of 100 URLs"),
+                    new Figure(198, sim + ": 100,000 cached keys, 1.98 B/URL of per-key objects"),
+                    f.recordsPerSecondPerSlot());
+        }
+        if (mode != DedupMode.APPROXIMATE || rate != 0.0001 || urlsPerKey >= 1118) {
+            return f; // 1,118 = sqrt(500 * 2,500)
         }
         String sim = "docs/simulate-subtask-10m-fpp1e-4-periodic-session14.txt";
-        if (urlsPerKey < 300) {
+        if (urlsPerKey < 224) { // sqrt(100 * 500)
             return new Figures(
                     f.localBytesPerUrl(),
                     new Figure(
