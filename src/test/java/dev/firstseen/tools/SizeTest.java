@@ -7,7 +7,6 @@ import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.dedup.ExactStoreType;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -18,18 +17,7 @@ class SizeTest {
 
     @Test
     void tenBillionUrlsInExactMode() {
-        List<String> plan =
-                Size.plan(
-                        10_000_000_000L,
-                        DedupMode.EXACT,
-                        ExactStoreType.ENTRIES,
-                        0.01,
-                        1_000_000,
-                        0,
-                        2 * GIB,
-                        200 * GIB,
-                        200);
-        String text = String.join("\n", plan);
+        String text = tenBillion(DedupMode.EXACT, ExactStoreType.ENTRIES, 0.01, 1_000_000, 2 * GIB);
         // 29.19 B/URL on disk: 291.9 GB; 25.42 checkpointed: 254.2 GB; heap 1.64 B/URL + 400 B/key.
         assertThat(text).contains("291.9 GB").contains("254.2 GB").contains("16.4 GB");
         // Heap decides: 16.99 GB over 2 GiB slots is 8 slots (disk would need 2).
@@ -58,18 +46,7 @@ class SizeTest {
     @Test
     void tenBillionUrlsInApproximateModeAtItsLowestRate() {
         String text =
-                String.join(
-                        "\n",
-                        Size.plan(
-                                10_000_000_000L,
-                                DedupMode.APPROXIMATE,
-                                ExactStoreType.ENTRIES,
-                                1e-9,
-                                1_000_000,
-                                0,
-                                4 * GIB,
-                                200 * GIB,
-                                200));
+                tenBillion(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-9, 1_000_000, 4 * GIB);
         // 4.47 B/URL of pages: 44.7 GB; 7.56 checkpointed: 75.6 GB; 406 B for each of 1 M keys.
         assertThat(text).contains("44.7 GB").contains("75.6 GB").contains("406.0 MB");
         // (44.7 + 0.406) GB over 4 GiB slots is 11 slots.
@@ -78,19 +55,7 @@ class SizeTest {
 
     @Test
     void tenBillionUrlsInExactModesFingerprintPages() {
-        String text =
-                String.join(
-                        "\n",
-                        Size.plan(
-                                10_000_000_000L,
-                                DedupMode.EXACT,
-                                ExactStoreType.PAGES,
-                                0.01,
-                                1_000_000,
-                                0,
-                                4 * GIB,
-                                200 * GIB,
-                                200));
+        String text = tenBillion(DedupMode.EXACT, ExactStoreType.PAGES, 0.01, 1_000_000, 4 * GIB);
         assertThat(text).contains("exact mode with dedup.exact.store PAGES");
         // 6.53 B/URL of pages: 65.3 GB; 9.40 checkpointed: 94.0 GB; 10.36 on disk: 103.6 GB.
         assertThat(text).contains("65.3 GB").contains("94.0 GB").contains("103.6 GB");
@@ -108,52 +73,21 @@ class SizeTest {
     @Test
     void smallKeysTakeTheSubtaskSimulationsFigures() {
         String hundred =
-                String.join(
-                        "\n",
-                        Size.plan(
-                                10_000_000_000L,
-                                DedupMode.APPROXIMATE,
-                                ExactStoreType.ENTRIES,
-                                1e-4,
-                                100_000_000,
-                                0,
-                                4 * GIB,
-                                200 * GIB,
-                                200));
+                tenBillion(
+                        DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 100_000_000, 4 * GIB);
         // 3.72 B/URL checkpointed: 37.2 GB; pages 2.51: 25.1 GB; 186 B for each of 100 M keys.
         assertThat(hundred).contains("37.2 GB").contains("25.1 GB").contains("18.6 GB");
         assertThat(hundred).contains("docs/simulate-subtask-10m-fpp1e-4-dirty-list.txt");
         // (25.1 + 18.6) GB over 4 GiB slots is 11 slots.
         assertThat(hundred).contains("slots: 11 (heap 11");
         String fiveHundred =
-                String.join(
-                        "\n",
-                        Size.plan(
-                                10_000_000_000L,
-                                DedupMode.APPROXIMATE,
-                                ExactStoreType.ENTRIES,
-                                1e-4,
-                                20_000_000,
-                                0,
-                                4 * GIB,
-                                200 * GIB,
-                                200));
+                tenBillion(
+                        DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 20_000_000, 4 * GIB);
         assertThat(fiveHundred).contains("32.7 GB").contains("24.7 GB").contains("4.4 GB");
         // Exact mode's pages with 100 URLs a key: 9.25 B/URL checkpointed, 6.76 of pages, 198 B a
         // key (the 200 M run's keys held 10,000 URLs, 2,346 B each).
         String exact =
-                String.join(
-                        "\n",
-                        Size.plan(
-                                10_000_000_000L,
-                                DedupMode.EXACT,
-                                ExactStoreType.PAGES,
-                                0.01,
-                                100_000_000,
-                                0,
-                                4 * GIB,
-                                200 * GIB,
-                                200));
+                tenBillion(DedupMode.EXACT, ExactStoreType.PAGES, 0.01, 100_000_000, 4 * GIB);
         assertThat(exact).contains("92.5 GB").contains("67.6 GB").contains("19.8 GB");
         // Keys of 10,000 URLs keep the 50 M run's figures (2.80 B/URL checkpointed).
         assertThat(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 10_000))
@@ -190,6 +124,18 @@ class SizeTest {
                 }
             }
         }
+    }
+
+    /**
+     * {@link Size#plan}'s lines as one text for ten billion URLs, without an input rate, with 200
+     * GiB disks and restores at 200 MB/s.
+     */
+    private static String tenBillion(
+            DedupMode mode, ExactStoreType store, double rate, long domains, long slotHeap) {
+        return String.join(
+                "\n",
+                Size.plan(
+                        10_000_000_000L, mode, store, rate, domains, 0, slotHeap, 200 * GIB, 200));
     }
 
     private static void checkCited(Pattern doc, Size.Figures f) {
