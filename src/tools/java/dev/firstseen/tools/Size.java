@@ -46,7 +46,7 @@ public final class Size {
             new Figure(
                     400,
                     "FilterCacheFootprintTest: a clean cached key with one 128-byte page, counted"
-                            + " 400 B, JOL measures 406 B (2026-11-23, ASCII keys kept as bytes)");
+                            + " 400 B, JOL measures 398 B (2026-11-25; 406 B on 2026-11-23)");
 
     private static final Figure FINGERPRINT_KEY =
             new Figure(
