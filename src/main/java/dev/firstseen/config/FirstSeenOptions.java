@@ -278,14 +278,14 @@ public final class FirstSeenOptions {
                                     + " are appended to its page journal (the bits an insert"
                                     + " reads, 63 in exact mode and 22 to 31 at 1e-4, sorted and"
                                     + " coded as gaps) instead of its changed pages being written"
-                                    + " whole,"
-                                    + " until the journal would be larger than its bound (drawn"
+                                    + " whole, until the journal would be larger than its bound"
+                                    + " (drawn"
                                     + " for each key after each whole write from a quarter of"
                                     + " this share of the key's pages to all of it, so that keys"
                                     + " that grow alike do not all write whole at one checkpoint)"
                                     + " or hold 65,536 fingerprints; then the pages are written"
-                                    + " whole and the journal cleared. A key read"
-                                    + " from state inserts its journal again. 0 writes changed"
+                                    + " whole and the journal cleared. A key read from state"
+                                    + " inserts its journal again. 0 writes changed"
                                     + " pages whole at every checkpoint. From 0 to 1; may change"
                                     + " on restore.");
 

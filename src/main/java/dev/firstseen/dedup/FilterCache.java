@@ -166,8 +166,11 @@ final class FilterCache {
         queued = 0;
         // A cleared list keeps its array, which between checkpoints would hold 4 bytes for every
         // key that was dirty at the last one; a new list holds none until keys change.
-        dirty = dirty.size() > 64 ? new ArrayList<>() : dirty;
-        dirty.clear();
+        if (dirty.size() > 64) {
+            dirty = new ArrayList<>();
+        } else {
+            dirty.clear();
+        }
         return n;
     }
 

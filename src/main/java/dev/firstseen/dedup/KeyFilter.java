@@ -654,16 +654,14 @@ final class KeyFilter {
     private void markDirty(int slot) {
         long[] d = dirty;
         int w = slot >>> 6;
-        if (d == LONE_DIRTY || d == null) {
-            if (slot == 0 && (d != null || !(slots instanceof byte[][]))) {
-                dirty = LONE_DIRTY; // slot 0 of a one-slot key, or slot 0 again
-                return;
-            }
-            long[] copy = new long[Math.max(w + 1, (slotCount() + 63) >>> 6)];
-            if (d != null) {
-                copy[0] = 1L;
-            }
-            d = dirty = copy;
+        if (slot == 0 && (d == LONE_DIRTY || d == null && !(slots instanceof byte[][]))) {
+            dirty = LONE_DIRTY; // slot 0 of a one-slot key, or slot 0 again
+            return;
+        }
+        if (d == LONE_DIRTY || d == null) { // a key's first dirty slot, or its second
+            long[] bits = new long[Math.max(w + 1, (slotCount() + 63) >>> 6)];
+            bits[0] = d == LONE_DIRTY ? 1L : 0L;
+            d = dirty = bits;
         } else if (w >= d.length) {
             d = dirty = Arrays.copyOf(d, Math.max(w + 1, (slotCount() + 63) >>> 6));
         }

@@ -2,7 +2,6 @@ package dev.firstseen.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,14 +25,6 @@ class FilterMetaTest {
         return m;
     }
 
-    private static List<FingerprintClass> classes(FilterMeta m) {
-        List<FingerprintClass> all = new ArrayList<>();
-        for (int c = 0; c < m.classCount(); c++) {
-            all.add(m.fingerprintClass(c));
-        }
-        return all;
-    }
-
     @Test
     void everyClassReadsBackWhatWasBuilt() {
         for (int n = 1; n <= 4; n++) {
@@ -52,23 +43,25 @@ class FilterMetaTest {
             }
             assertThat(m.count()).isEqualTo(50L * n * (n + 1));
             FilterMeta back = FilterMeta.ofClasses(128, 1e-4, m.fingerprintClasses());
-            assertThat(classes(back))
+            assertThat(back.fingerprintClasses())
                     .usingRecursiveFieldByFieldElementComparator()
-                    .isEqualTo(classes(m));
+                    .isEqualTo(m.fingerprintClasses());
         }
     }
 
     @Test
     void aCopyChangesIndependentlyInEveryClass() {
         FilterMeta m = grown(3);
-        List<FingerprintClass> before = classes(m);
+        List<FingerprintClass> before = m.fingerprintClasses();
         FilterMeta copy = m.copy();
         for (int c = 0; c < 3; c++) {
             copy.addEntries(c, 7);
             copy.advanceSplit(c);
         }
         copy.growClass();
-        assertThat(classes(m)).usingRecursiveFieldByFieldElementComparator().isEqualTo(before);
+        assertThat(m.fingerprintClasses())
+                .usingRecursiveFieldByFieldElementComparator()
+                .isEqualTo(before);
         assertThat(m.classCount()).isEqualTo(3);
         assertThat(copy.classCount()).isEqualTo(4);
         assertThat(copy.entries(0)).isEqualTo(before.get(0).count + 7);
