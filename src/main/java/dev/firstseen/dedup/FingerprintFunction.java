@@ -1,6 +1,5 @@
 package dev.firstseen.dedup;
 
-import dev.firstseen.dedup.internal.Ascii;
 import dev.firstseen.dedup.internal.Murmur3;
 import dev.firstseen.dedup.internal.SipHash;
 import java.io.Serializable;
@@ -94,13 +93,9 @@ public final class FingerprintFunction implements Serializable {
         if (!keyed) {
             return Fingerprint.of(canonicalUrl);
         }
-        // Canonical URLs are ASCII; anything else is hashed as its UTF-8 bytes.
-        String bytes =
-                Ascii.isAscii(canonicalUrl)
-                        ? canonicalUrl
-                        : new String(
-                                canonicalUrl.getBytes(StandardCharsets.UTF_8),
-                                StandardCharsets.ISO_8859_1);
+        // The URL's UTF-8 bytes, which for an ASCII URL (every canonical one) are its chars; the
+        // JDK finds that with one vectorized check and copies the string's own bytes.
+        byte[] bytes = canonicalUrl.getBytes(StandardCharsets.UTF_8);
         if (!wide) {
             return fromHi(SipHash.hash64(k0, k1, 2, 4, bytes));
         }

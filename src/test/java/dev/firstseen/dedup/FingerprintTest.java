@@ -72,7 +72,7 @@ class FingerprintTest {
             for (int i = 0; i < len; i++) {
                 msg.append((char) i);
             }
-            long[] h = dev.firstseen.dedup.internal.SipHash.hash128(k0, k1, 2, 4, msg.toString());
+            long[] h = dev.firstseen.dedup.internal.SipHash.hash128(k0, k1, 2, 4, bytes(msg));
             ByteBuffer out = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
             out.putLong(h[0]).putLong(h[1]);
             assertThat(java.util.HexFormat.of().formatHex(out.array()))
@@ -83,11 +83,16 @@ class FingerprintTest {
         for (int i = 0; i < 15; i++) {
             fifteen.append((char) i);
         }
-        long[] h = dev.firstseen.dedup.internal.SipHash.hash128(k0, k1, 2, 4, fifteen.toString());
+        long[] h = dev.firstseen.dedup.internal.SipHash.hash128(k0, k1, 2, 4, bytes(fifteen));
         ByteBuffer out = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
         out.putLong(h[0]).putLong(h[1]);
         assertThat(java.util.HexFormat.of().formatHex(out.array()))
                 .isEqualTo("5493e99933b0a8117e08ec0f97cfc3d9");
+    }
+
+    /** The chars of {@code msg}, each a byte value, as the bytes they stand for. */
+    private static byte[] bytes(CharSequence msg) {
+        return msg.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
     /** Golden: the keyed function's state form and one value under a fixed key. */
@@ -125,7 +130,7 @@ class FingerprintTest {
             for (int i = 0; i < e.getKey(); i++) {
                 msg.append((char) i);
             }
-            long h = dev.firstseen.dedup.internal.SipHash.hash64(k0, k1, 2, 4, msg.toString());
+            long h = dev.firstseen.dedup.internal.SipHash.hash64(k0, k1, 2, 4, bytes(msg));
             ByteBuffer out = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
             out.putLong(h);
             assertThat(java.util.HexFormat.of().formatHex(out.array()))
@@ -159,4 +164,53 @@ class FingerprintTest {
     }
 
     static final String GOLDEN_64_EXAMPLE = "97033e4217c73187855817cac0f8bfb9";
+
+    /**
+     * Golden: fingerprints of URLs that are not plain ASCII, of one whose length is a multiple of
+     * 8, of a long one, of the empty string and of a lone surrogate, under both keyed functions.
+     * The values were computed by the function before it read the URL's bytes as words
+     * (2026-11-25), which read them as chars; state written then must keep finding its URLs.
+     */
+    @Test
+    void fingerprintsOfEveryKindOfStringArePinned() {
+        FingerprintFunction f64 =
+                FingerprintFunction.withKey(64, 0x0706050403020100L, 0x0f0e0d0c0b0a0908L);
+        FingerprintFunction f128 =
+                FingerprintFunction.withKey(128, 0x0706050403020100L, 0x0f0e0d0c0b0a0908L);
+        Map<String, String[]> golden = new java.util.LinkedHashMap<>();
+        golden.put(
+                "http://example.com/caf\u00e9",
+                new String[] {
+                    "13a8f4f6812a719c8f7c3919e7e741e6", "7917143533058174cc4dd51447c3733d"
+                });
+        golden.put(
+                "https://xn--bcher-kva.example/path?q=\u00e9\u4e2d\ud83d\ude00",
+                new String[] {
+                    "ee72d639466cec89bd95dce753712ba2", "86c0f48c31b3c465a6cb8202f9090987"
+                });
+        golden.put(
+                "http://example.com/12345678",
+                new String[] {
+                    "df462db4815e104e53d77bec9aad3d04", "9081c44eb8d3e9a0ef9ed702ac8cc29e"
+                });
+        golden.put(
+                "http://example.com/" + "a".repeat(200),
+                new String[] {
+                    "08bb3c91e51479c8681a697497be6842", "862b8ba92b1cd9c0e159981a2186c5dc"
+                });
+        golden.put(
+                "",
+                new String[] {
+                    "726fdb47dd0e0e312e4b4ada316bda92", "e6a825ba047f81a3930255c71472f66d"
+                });
+        golden.put(
+                "\ud800broken",
+                new String[] {
+                    "a6c0746a285f2ac64f2808e3bc15bd4c", "d97e96307233a43459318f26f6a61aff"
+                });
+        for (Map.Entry<String, String[]> e : golden.entrySet()) {
+            assertThat(f64.of(e.getKey()).toString()).as(e.getKey()).isEqualTo(e.getValue()[0]);
+            assertThat(f128.of(e.getKey()).toString()).as(e.getKey()).isEqualTo(e.getValue()[1]);
+        }
+    }
 }

@@ -1,11 +1,15 @@
 package dev.firstseen.dedup.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * SipHash (Aumasson and Bernstein, "SipHash: a fast short-input PRF", INDOCRYPT 2012; the 64- and
- * 128-bit variants of the reference implementation, github.com/veorq/SipHash), over a string whose
- * chars are byte values 0-255, keyed by {@code k0, k1} (the key's bytes 0-7 and 8-15,
- * little-endian). {@code c} and {@code d} are the compression and finalization rounds: 2 and 4 for
- * SipHash-2-4. Outputs are little-endian words.
+ * 128-bit variants of the reference implementation, github.com/veorq/SipHash), over a byte array,
+ * keyed by {@code k0, k1} (the key's bytes 0-7 and 8-15, little-endian). {@code c} and {@code d}
+ * are the compression and finalization rounds: 2 and 4 for SipHash-2-4. Outputs are little-endian
+ * words.
  *
  * <p>A keyed PRF: without the key, nobody can compute a value, let alone find two inputs with the
  * same one, whatever inputs they choose.
@@ -13,8 +17,13 @@ package dev.firstseen.dedup.internal;
 public final class SipHash {
     private SipHash() {}
 
+    /* Eight message bytes as one little-endian word: one bounds check and one load instead of
+    eight, which is most of the difference from reading chars one by one (FingerprintBenchmark). */
+    private static final VarHandle LE_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     /** The 128-bit variant: {out bytes 0-7, out bytes 8-15}. */
-    public static long[] hash128(long k0, long k1, int c, int d, String bytes) {
+    public static long[] hash128(long k0, long k1, int c, int d, byte[] bytes) {
         State v = absorbAll(new State(k0, k1, true), c, bytes);
         v.v2 ^= 0xee;
         v.rounds(d);
@@ -25,22 +34,22 @@ public final class SipHash {
     }
 
     /** The 64-bit variant, SipHash as the paper defines it. */
-    public static long hash64(long k0, long k1, int c, int d, String bytes) {
+    public static long hash64(long k0, long k1, int c, int d, byte[] bytes) {
         State v = absorbAll(new State(k0, k1, false), c, bytes);
         v.v2 ^= 0xff;
         v.rounds(d);
         return v.v0 ^ v.v1 ^ v.v2 ^ v.v3;
     }
 
-    private static State absorbAll(State v, int c, String bytes) {
-        int len = bytes.length();
+    private static State absorbAll(State v, int c, byte[] bytes) {
+        int len = bytes.length;
         int i = 0;
         for (; i + 8 <= len; i += 8) {
-            v.absorb(getLong(bytes, i), c);
+            v.absorb((long) LE_LONG.get(bytes, i), c);
         }
         long b = ((long) len) << 56;
         for (int j = len - 1; j >= i; j--) {
-            b |= (long) (bytes.charAt(j) & 0xFF) << (8 * (j - i));
+            b |= (long) (bytes[j] & 0xFF) << (8 * (j - i));
         }
         v.absorb(b, c);
         return v;
@@ -80,16 +89,5 @@ public final class SipHash {
                 v2 = Long.rotateLeft(v2, 32);
             }
         }
-    }
-
-    private static long getLong(String s, int i) {
-        return (s.charAt(i) & 0xFFL)
-                | (s.charAt(i + 1) & 0xFFL) << 8
-                | (s.charAt(i + 2) & 0xFFL) << 16
-                | (s.charAt(i + 3) & 0xFFL) << 24
-                | (s.charAt(i + 4) & 0xFFL) << 32
-                | (s.charAt(i + 5) & 0xFFL) << 40
-                | (s.charAt(i + 6) & 0xFFL) << 48
-                | (s.charAt(i + 7) & 0xFFL) << 56;
     }
 }
