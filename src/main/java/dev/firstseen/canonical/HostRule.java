@@ -59,6 +59,47 @@ final class HostRule {
             }
             return new Host(IpAddresses.formatIpv6(address), HostType.IPV6);
         }
+        Host plain = plainDomain(s, from, to);
+        return plain != null ? plain : fullRule(s, from, to);
+    }
+
+    /**
+     * The host of almost every URL a crawler sees, in one pass: ASCII, no escape, no forbidden
+     * character, no trailing dot, within the length limits and not ending in a number. For such a
+     * host the full rule only lower-cases it, so this gives what {@link #fullRule} gives, or null
+     * when the host needs the full rule.
+     */
+    static Host plainDomain(String s, int from, int to) {
+        if (to - from > MAX_HOST_LENGTH || s.charAt(to - 1) == '.') {
+            return null;
+        }
+        boolean upper = false;
+        int labelStart = from;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c >= 128 || FORBIDDEN[c]) { // '%' is forbidden too: escapes take the full rule
+                return null;
+            }
+            if (c == '.') {
+                if (i - labelStart > MAX_LABEL_LENGTH) {
+                    return null;
+                }
+                labelStart = i + 1;
+            }
+            upper |= c >= 'A' && c <= 'Z';
+        }
+        if (to - labelStart > MAX_LABEL_LENGTH) {
+            return null;
+        }
+        String host = s.substring(from, to);
+        if (upper) {
+            host = host.toLowerCase(Locale.ROOT); // ASCII: only A-Z change
+        }
+        return IpAddresses.endsInNumber(host) ? null : new Host(host, HostType.DOMAIN);
+    }
+
+    /** Every step of the rule, for hosts {@link #plainDomain} leaves to it; not for IPv6. */
+    static Host fullRule(String s, int from, int to) throws Rejected {
         String host = s.substring(from, to);
         if (host.indexOf('%') >= 0) {
             host = percentDecode(host);
