@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -604,7 +605,7 @@ public final class EndToEndHarness {
                 .setBootstrapServers(s.bootstrapServers())
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(s.transactionalIdPrefix())
-                .setProperty("transaction.timeout.ms", "600000")
+                .setKafkaProducerConfig(baselineProducer(s))
                 .setRecordSerializer(
                         KafkaRecordSerializationSchema.<RawRecord>builder()
                                 .setTopic(s.frontierTopic())
@@ -613,12 +614,23 @@ public final class EndToEndHarness {
                 .build();
     }
 
+    /**
+     * A baseline's producer: the Kafka client's defaults, as a user's first job has them, unless a
+     * variant sets {@code kafka.properties.*} ({@code passthrough@kafka.properties.linger.ms=100}).
+     */
+    private static Properties baselineProducer(FirstSeenSettings s) {
+        Properties p = new Properties();
+        p.setProperty("transaction.timeout.ms", "600000");
+        p.putAll(s.kafkaProperties());
+        return p;
+    }
+
     private static KafkaSink<String> stringSink(FirstSeenSettings s) {
         return KafkaSink.<String>builder()
                 .setBootstrapServers(s.bootstrapServers())
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(s.transactionalIdPrefix())
-                .setProperty("transaction.timeout.ms", "600000")
+                .setKafkaProducerConfig(baselineProducer(s))
                 .setRecordSerializer(
                         KafkaRecordSerializationSchema.<String>builder()
                                 .setTopic(s.frontierTopic())

@@ -28,4 +28,25 @@ class KafkaOutputTest {
         assertThat(p.getProperty("compression.type")).isEqualTo("zstd");
         assertThat(p.getProperty("transaction.timeout.ms")).isEqualTo("600000");
     }
+
+    @Test
+    void producersBatchForTheCheckpointUnlessTold() {
+        String[] base = {"--kafka.bootstrap-servers", "broker:9093", "--input.topics", "urls"};
+        Properties defaults =
+                KafkaOutput.producerProperties(
+                        FirstSeenSettings.from(FirstSeenJob.parseArgs(base)).sinkSettings());
+        assertThat(defaults.getProperty("compression.type")).isEqualTo("lz4");
+        assertThat(defaults.getProperty("linger.ms")).isEqualTo("100");
+        assertThat(defaults.getProperty("batch.size")).isEqualTo("262144");
+        String[] told = java.util.Arrays.copyOf(base, base.length + 4);
+        told[base.length] = "--kafka.properties.linger.ms";
+        told[base.length + 1] = "5";
+        told[base.length + 2] = "--kafka.properties.batch.size";
+        told[base.length + 3] = "16384";
+        Properties p =
+                KafkaOutput.producerProperties(
+                        FirstSeenSettings.from(FirstSeenJob.parseArgs(told)).sinkSettings());
+        assertThat(p.getProperty("linger.ms")).isEqualTo("5");
+        assertThat(p.getProperty("batch.size")).isEqualTo("16384");
+    }
 }
