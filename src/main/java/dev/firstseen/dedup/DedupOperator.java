@@ -326,7 +326,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         RevisitRule revisit =
                 in.revisitAfterMillis > 0 ? new RevisitRule(in.revisitAfterMillis) : this.revisit;
         long cached = recent.timeOf(fp);
-        // Without a time rule an L1 hit is a duplicate whatever the time: no clock read for it.
+        // Without a time rule a duplicate is one whatever the time: no clock read for it.
         boolean timed = revisit != null || forgetAfter > 0;
         long t = timed ? decisionTime(in) : 0;
         boolean timeKnown = cached != RecentFingerprintCache.UNKNOWN;
@@ -336,9 +336,6 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             metrics.l1Hits.inc();
             metrics.duplicates.inc();
             return;
-        }
-        if (!timed) {
-            t = decisionTime(in);
         }
         KeyFilter filter = cache.get(getCurrentKey());
         long bytesBefore = filter.bytes();
@@ -402,6 +399,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         }
 
         if (isNew || lastEmitted != null) {
+            if (!timed) {
+                t = decisionTime(in);
+            }
             if (isNew) {
                 insert(filter, fp);
                 metrics.firstSeen.inc();

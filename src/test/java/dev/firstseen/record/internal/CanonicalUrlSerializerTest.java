@@ -68,6 +68,13 @@ class CanonicalUrlSerializerTest {
                         "xn--bcher-kva.de",
                         "{\"t\":\"日本\"}",
                         src),
+                // Lone surrogates and ASCII only: as many chars as UTF-8 bytes, not ASCII.
+                url(
+                        "http://g.com/?q=\uDC00\uD800",
+                        "http://g.com/?q=%EF%BF%BD%EF%BF%BD",
+                        "g.com",
+                        "{\"s\":\"\uD800\"}",
+                        src),
                 url("", "", "", "", new SourcePosition("", -1, -1, Long.MIN_VALUE)),
                 url(
                         "http://f.com/" + "a".repeat(100_000),
