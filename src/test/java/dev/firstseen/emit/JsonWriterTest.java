@@ -82,4 +82,24 @@ class JsonWriterTest {
         byte[] out = new JsonWriter().string("a\ud800b").toBytes();
         assertThat(json.readTree(out).asText()).isEqualTo("a\ufffdb");
     }
+
+    @Test
+    void numbersAreWrittenAsLongToStringWritesThem() {
+        java.util.Random r = new java.util.Random(7);
+        JsonWriter w = new JsonWriter();
+        long[] edges = {
+            0, 1, -1, 9, 10, -10, 99, 100, Long.MAX_VALUE, Long.MIN_VALUE, -Long.MAX_VALUE
+        };
+        for (int i = 0; i < 100_000; i++) {
+            long v =
+                    i < edges.length
+                            ? edges[i]
+                            : r.nextLong() >> r.nextInt(64); // every magnitude, both signs
+            String written =
+                    new String(
+                            w.reset().raw('[').number(v).raw(']').toBytes(),
+                            java.nio.charset.StandardCharsets.US_ASCII);
+            assertThat(written).isEqualTo("[" + v + "]");
+        }
+    }
 }
