@@ -98,7 +98,9 @@ public final class EndToEndHarness {
             double jobSeconds,
             long stateBytes,
             Map<String, Object> accumulators,
-            long cpuNanos) {
+            long cpuNanos,
+            long jitNanos,
+            long gcNanos) {
         boolean countOk() {
             return expectedOut < 0 || recordsOut == expectedOut;
         }
@@ -278,13 +280,15 @@ public final class EndToEndHarness {
                     log.printf(
                             Locale.ROOT,
                             "%s %-12s %,10d out in %6.1f s = %,9.0f records/s, %.2f µs CPU per"
-                                    + " record (job %.1f s)%s%n",
+                                    + " record (of which JIT %.2f, GC %.2f; job %.1f s)%s%n",
                             round < 0 ? "warm-up round (not reported)" : "round " + (round + 1),
                             r.job(),
                             r.recordsOut(),
                             r.seconds(),
                             records / r.seconds(),
                             r.cpuNanos() / 1e3 / records,
+                            r.jitNanos() / 1e3 / records,
+                            r.gcNanos() / 1e3 / records,
                             r.jobSeconds(),
                             r.countOk() ? "" : "  COUNT MISMATCH: expected " + r.expectedOut());
                     if (round >= 0) {
@@ -308,7 +312,9 @@ public final class EndToEndHarness {
                                 byTime.jobSeconds(),
                                 byTime.stateBytes(),
                                 byTime.accumulators(),
-                                cpus[cpus.length / 2]);
+                                cpus[cpus.length / 2],
+                                median(rs, Result::jitNanos),
+                                median(rs, Result::gcNanos));
                 boolean allOk = rs.stream().allMatch(Result::countOk);
                 results.add(
                         allOk
@@ -435,8 +441,7 @@ public final class EndToEndHarness {
         long start = System.nanoTime();
         JobExecutionResult result = env.execute("bench " + job);
         double jobSeconds = (System.nanoTime() - start) / 1e9;
-        long cpuNanos = cpu.jobNanosUntil(JobCpu.now());
-        return result(job, kafka, flink, out, expected, jobSeconds, result, cpuNanos);
+        return result(job, kafka, flink, out, expected, jobSeconds, result, cpu, JobCpu.now());
     }
 
     /** Reads the job's output and makes its {@link Result}. */
@@ -448,7 +453,8 @@ public final class EndToEndHarness {
             long expected,
             double jobSeconds,
             JobExecutionResult result,
-            long cpuNanos)
+            JobCpu cpu,
+            JobCpu end)
             throws Exception {
         List<ConsumerRecord<byte[], byte[]>> written = kafka.drain(out);
         long first = Long.MAX_VALUE;
@@ -469,7 +475,9 @@ public final class EndToEndHarness {
                 jobSeconds,
                 largestCheckpoint(flink, result),
                 result.getAllAccumulatorResults(),
-                cpuNanos);
+                cpu.jobNanosUntil(end),
+                cpu.jitNanosUntil(end),
+                cpu.gcNanosUntil(end));
     }
 
     /** Output topics record when the broker appended each record: the clock of {@code seconds}. */
@@ -543,15 +551,7 @@ public final class EndToEndHarness {
                                 + " url, pt FROM src) WHERE url IS NOT NULL) WHERE rn = 1");
         JobExecutionResult result = r.getJobClient().orElseThrow().getJobExecutionResult().get();
         double jobSeconds = (System.nanoTime() - start) / 1e9;
-        return result(
-                "sql",
-                kafka,
-                flink,
-                out,
-                distinct,
-                jobSeconds,
-                result,
-                cpu.jobNanosUntil(JobCpu.now()));
+        return result("sql", kafka, flink, out, distinct, jobSeconds, result, cpu, JobCpu.now());
     }
 
     /** FirstSeen's decode + canonicalize as a SQL scalar function; null for bad input. */
@@ -756,6 +756,11 @@ public final class EndToEndHarness {
         variantOptions(job).forEach(conf::setString);
     }
 
+    private static long median(List<Result> rs, java.util.function.ToLongFunction<Result> f) {
+        long[] v = rs.stream().mapToLong(f).sorted().toArray();
+        return v[v.length / 2];
+    }
+
     /** The FirstSeen jobs, whose figures are compared with the baselines'. */
     static final List<String> FIRSTSEEN_JOBS =
             List.of("exact", "exact-128", "exact-salted", "approximate", "approximate-bloom");
@@ -843,11 +848,13 @@ public final class EndToEndHarness {
                 if (b != null) {
                     log.printf(
                             Locale.ROOT,
-                            "ratio %s/%s = %.2f records/s, %.2f CPU per record%n",
+                            "ratio %s/%s = %.2f records/s, %.2f CPU per record (%.2f without the"
+                                    + " JIT compiler's)%n",
                             fs,
                             base,
                             b.seconds() / f.seconds(),
-                            (double) f.cpuNanos() / b.cpuNanos());
+                            (double) f.cpuNanos() / b.cpuNanos(),
+                            (double) (f.cpuNanos() - f.jitNanos()) / (b.cpuNanos() - b.jitNanos()));
                 }
             }
             Map<String, Object> a = f.accumulators();
