@@ -19,7 +19,9 @@ import java.util.Map;
  * <p>The JVM's compiler and garbage-collector threads are hidden from {@link ThreadMXBean}, so
  * their CPU counts as the job's too. Both are also read apart, from the kernel's per-thread times
  * in {@code /proc/self/task} (10 ms ticks on Linux; zero elsewhere), so that a report can say how
- * much of a job's figure was the JIT still compiling, which one JVM hosting every job makes noisy.
+ * much of a job's figure was the JIT compiling or the collector collecting for the whole JVM. A
+ * hidden thread that ends between two readings drops out of both sums; on two cores HotSpot keeps
+ * one compiler thread of each kind for the JVM's life.
  */
 final class JobCpu {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
