@@ -302,7 +302,6 @@ public final class EndToEndHarness {
                 sorted.sort(Comparator.comparingDouble(Result::seconds));
                 Result byTime = sorted.get(sorted.size() / 2);
                 // CPU per record has its own median: the fastest round is not always the cheapest.
-                long[] cpus = rs.stream().mapToLong(Result::cpuNanos).sorted().toArray();
                 Result median =
                         new Result(
                                 byTime.job(),
@@ -312,7 +311,7 @@ public final class EndToEndHarness {
                                 byTime.jobSeconds(),
                                 byTime.stateBytes(),
                                 byTime.accumulators(),
-                                cpus[cpus.length / 2],
+                                median(rs, Result::cpuNanos),
                                 median(rs, Result::jitNanos),
                                 median(rs, Result::gcNanos));
                 boolean allOk = rs.stream().allMatch(Result::countOk);

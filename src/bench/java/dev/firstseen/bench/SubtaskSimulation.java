@@ -227,7 +227,6 @@ public final class SubtaskSimulation {
     private static final class Periodic {
         int taken;
         double seconds;
-        double slowest;
         final List<Double> durations = new ArrayList<>();
         long largest;
         long largestAt;
@@ -253,7 +252,6 @@ public final class SubtaskSimulation {
             taken++;
             seconds += d;
             durations.add(d);
-            slowest = Math.max(slowest, d);
             last = snap.getStateSize();
             lastAt = urls;
             if (last > largest) {
@@ -274,7 +272,7 @@ public final class SubtaskSimulation {
                     every,
                     taken,
                     sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2),
-                    slowest,
+                    sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1),
                     largest,
                     (double) largest / Math.max(1, largestAt),
                     largestAt,

@@ -46,12 +46,12 @@ public final class KafkaOutput {
                 .build();
     }
 
-    /**
-     * Producer properties of both sinks: FirstSeen defaults, then every kafka.properties.* option.
-     */
     /** The producers' {@code batch.size} unless {@code kafka.properties.batch.size} is set. */
     static final int BATCH_BYTES = 256 * 1024;
 
+    /**
+     * Producer properties of both sinks: FirstSeen defaults, then every kafka.properties.* option.
+     */
     static Properties producerProperties(SinkSettings s) {
         Properties p = new Properties();
         // The connector's default (1 h) exceeds the broker's default maximum (15 min) and the
