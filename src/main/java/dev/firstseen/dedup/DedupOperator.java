@@ -782,6 +782,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
         lastFlushPages = cache.flushAll();
+        cache.pack();
         lastCompactionMillis = 0;
         if (config.compactBeforeCheckpoint()
                 && pagesWrittenSinceCompaction
@@ -801,7 +802,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             lastSummaryNanos = now;
             LOG.info(
                     "Dedup subtask {}: checkpoint {} flushed {} dirty Bloom pages (compaction"
-                            + " {} ms); page cache {} keys, {} pages, {} bytes; since start {}"
+                            + " {} ms); page cache {} keys ({} packed), {} pages, {} bytes; since"
+                            + " start {} packed keys unpacked, {}"
                             + " first-seen, {} duplicates, {} Bloom pages loaded, {} exact-store"
                             + " reads, {} fingerprints journaled, {} replayed from journals",
                     getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
@@ -809,8 +811,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     lastFlushPages,
                     lastCompactionMillis,
                     cache.keys(),
+                    cache.packedKeys(),
                     cache.pages(),
                     cache.bytes(),
+                    cache.unpacks(),
                     metrics.firstSeen.getCount(),
                     metrics.duplicates.getCount(),
                     metrics.pagesLoaded.getCount(),
@@ -858,6 +862,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         long keys = 0;
         if (cache != null) { // null if open() failed, e.g. on a refused restore
             cache.flushAll();
+            cache.pack(); // as after a checkpoint's flush, so that the figures compare
             bytes = cache.bytes();
             pageBytes = cache.pageBytes();
             keys = cache.keys();

@@ -11,6 +11,10 @@ import java.util.List;
  * leaves the cache at once and drops its pages; its object may stay in the dirty list, unflagged,
  * until the list is compacted or the next checkpoint.
  *
+ * <p>After each checkpoint's flush, {@link #pack()} folds every filter of one class and one page
+ * into a {@link PackedFilter}, one byte array in the table; a record of its key unpacks it. Packed
+ * keys were not used since then, so eviction takes them before any filter, in table order.
+ *
  * <p>Not thread-safe: one instance per operator instance, used from the task thread.
  */
 final class FilterCache {
@@ -41,8 +45,23 @@ final class FilterCache {
 
     private final Backing backing;
     private final long budget;
-    private KeyFilter[] table = new KeyFilter[1024];
+
+    /** Filters and {@link PackedFilter}s ({@code byte[]}), by key. */
+    private Object[] table = new Object[1024];
+
+    /** Keys in the table, packed ones included. */
     private int size;
+
+    private int packedKeys;
+
+    /** The table slot where eviction looks for the next packed key. */
+    private int hand;
+
+    /** The sizings of packed keys: a packed key holds its sizing's index here. */
+    private final List<Object> sizings = new ArrayList<>();
+
+    /** A job has one sizing or two; state written under other settings adds a few. */
+    private static final int MAX_SIZINGS = 64;
 
     /** The least recently used filter and the most recently used one. */
     private KeyFilter oldest;
@@ -64,6 +83,7 @@ final class FilterCache {
 
     private long bytes;
     private long evictions;
+    private long unpacks;
 
     FilterCache(Backing backing, long budgetBytes) {
         this.backing = backing;
@@ -125,9 +145,15 @@ final class FilterCache {
      */
     private static final long DIRTY_ENTRY_BYTES = 6;
 
-    /** Evicts least recently used keys other than {@code keep} down to 90% of the budget. */
+    /**
+     * Evicts keys other than {@code keep} down to 90% of the budget: packed keys first, then the
+     * least recently used filters.
+     */
     private void evict(KeyFilter keep) throws Exception {
         long target = budget / 10 * 9;
+        while (bytes > target && packedKeys > 0) {
+            evictPacked();
+        }
         KeyFilter next;
         for (KeyFilter f = oldest; bytes > target && f != null; f = next) {
             next = f.newer;
@@ -144,6 +170,66 @@ final class FilterCache {
             f.release();
             evictions++;
         }
+    }
+
+    /** Evicts the next packed key from the hand on, writing it back first if it is dirty. */
+    private void evictPacked() throws Exception {
+        Object[] t = table;
+        int mask = t.length - 1;
+        int i = hand & mask;
+        while (!(t[i] instanceof byte[])) {
+            i = (i + 1) & mask;
+        }
+        byte[] p = (byte[]) t[i];
+        if (PackedFilter.isDirty(p)) {
+            backing.write(PackedFilter.unpack(p, sizings)); // its journal goes into its pages
+        }
+        hand = i; // the backward shift may move a later key here: look at this slot again
+        deleteAt(i);
+        packedKeys--;
+        bytes -= PackedFilter.bytes(p);
+        evictions++;
+    }
+
+    /**
+     * Packs every {@link KeyFilter#packable()} filter into a {@link PackedFilter}; returns how
+     * many. Called after {@link #flushAll()}, when no filter holds inserts for the checkpoint.
+     */
+    int pack() {
+        int n = 0;
+        KeyFilter next;
+        for (KeyFilter f = oldest; f != null; f = next) {
+            next = f.newer;
+            if (!f.packable()) {
+                continue;
+            }
+            int sizing = sizingIndex(f.meta.sizing());
+            if (sizing < 0) {
+                continue;
+            }
+            byte[] p = PackedFilter.pack(f, sizing);
+            table[indexOf(f)] = p;
+            unlink(f);
+            bytes += PackedFilter.bytes(p) - f.bytes();
+            packedKeys++;
+            f.discard(); // nothing refers to it any more; its state is in p
+            n++;
+        }
+        return n;
+    }
+
+    /** {@code sizing}'s index in {@link #sizings}, added if new; -1 if the list is full. */
+    private int sizingIndex(Object sizing) {
+        for (int i = 0; i < sizings.size(); i++) {
+            if (sizings.get(i) == sizing) {
+                return i;
+            }
+        }
+        if (sizings.size() >= MAX_SIZINGS) {
+            return -1;
+        }
+        sizings.add(sizing);
+        return sizings.size() - 1;
     }
 
     /**
@@ -184,20 +270,34 @@ final class FilterCache {
         return find(f.keyHash(), null, f) == f;
     }
 
-    /** The filter in {@code hash}'s probe run that is {@code same} or has {@code key}. */
+    /**
+     * The filter in {@code hash}'s probe run that is {@code same} or has {@code key}; a packed one
+     * with {@code key} is unpacked in its slot.
+     */
     private KeyFilter find(int hash, Object key, KeyFilter same) {
-        KeyFilter[] t = table;
+        Object[] t = table;
         int mask = t.length - 1;
         for (int i = slot(hash, mask); ; i = (i + 1) & mask) {
-            KeyFilter f = t[i];
-            if (f == null) {
+            Object e = t[i];
+            if (e == null) {
                 return null;
             }
-            if (f == same || (key != null && f.hasKey(key))) {
-                if (f != newest) {
-                    unlink(f);
-                    append(f);
+            if (e instanceof KeyFilter f) {
+                if (f == same || (key != null && f.hasKey(key))) {
+                    if (f != newest) {
+                        unlink(f);
+                        append(f);
+                    }
+                    return f;
                 }
+            } else if (key != null && PackedFilter.hasKey((byte[]) e, key)) {
+                byte[] p = (byte[]) e;
+                KeyFilter f = PackedFilter.unpack(p, sizings);
+                t[i] = f;
+                packedKeys--;
+                unpacks++;
+                bytes += f.bytes() - PackedFilter.bytes(p);
+                append(f);
                 return f;
             }
         }
@@ -224,8 +324,19 @@ final class FilterCache {
         return bytes;
     }
 
+    /** Keys cached, packed ones included. */
     int keys() {
         return size;
+    }
+
+    /** Keys held as {@link PackedFilter}s. */
+    int packedKeys() {
+        return packedKeys;
+    }
+
+    /** Packed keys unpacked by a record of theirs since the cache was created. */
+    long unpacks() {
+        return unpacks;
     }
 
     int dirtyKeys() {
@@ -242,6 +353,11 @@ final class FilterCache {
         for (KeyFilter f = oldest; f != null; f = f.newer) {
             n += f.loadedPages();
         }
+        if (packedKeys > 0) {
+            for (Object e : table) {
+                n += e instanceof byte[] p && PackedFilter.pageBytes(p) > 0 ? 1 : 0;
+            }
+        }
         return n;
     }
 
@@ -251,10 +367,15 @@ final class FilterCache {
         for (KeyFilter f = oldest; f != null; f = f.newer) {
             n += f.pageBytes();
         }
+        if (packedKeys > 0) {
+            for (Object e : table) {
+                n += e instanceof byte[] p ? PackedFilter.pageBytes(p) : 0;
+            }
+        }
         return n;
     }
 
-    /** The cached filters, least recently used first (for tests). */
+    /** The cached filters that are not packed, least recently used first (for tests). */
     List<KeyFilter> filters() {
         List<KeyFilter> all = new ArrayList<>(size);
         for (KeyFilter f = oldest; f != null; f = f.newer) {
@@ -275,16 +396,29 @@ final class FilterCache {
 
     /** Takes a filter out of the table and the recency list. */
     private void delete(KeyFilter f) {
-        KeyFilter[] t = table;
+        deleteAt(indexOf(f));
+        unlink(f);
+    }
+
+    /** The table slot of {@code f}, which is in the table. */
+    private int indexOf(KeyFilter f) {
+        Object[] t = table;
         int mask = t.length - 1;
         int i = slot(f.keyHash(), mask);
         while (t[i] != f) {
             i = (i + 1) & mask;
         }
+        return i;
+    }
+
+    /** Empties table slot {@code i}. */
+    private void deleteAt(int i) {
+        Object[] t = table;
+        int mask = t.length - 1;
         // Backward shift: move later entries of the probe run into the hole they would have
         // probed past, so that lookups need no tombstones.
         for (int j = (i + 1) & mask; t[j] != null; j = (j + 1) & mask) {
-            int home = slot(t[j].keyHash(), mask);
+            int home = slot(hashOf(t[j]), mask);
             if (((j - home) & mask) >= ((j - i) & mask)) {
                 t[i] = t[j];
                 i = j;
@@ -292,27 +426,32 @@ final class FilterCache {
         }
         t[i] = null;
         size--;
-        unlink(f);
         if (size < table.length / 8 && table.length > 1024) {
             rehash(table.length / 2);
         }
     }
 
     private void rehash(int capacity) {
-        KeyFilter[] t = new KeyFilter[capacity];
-        for (KeyFilter f = oldest; f != null; f = f.newer) {
-            insertSlot(t, f);
+        Object[] t = new Object[capacity];
+        for (Object e : table) {
+            if (e != null) {
+                insertSlot(t, e);
+            }
         }
         table = t;
     }
 
-    private static void insertSlot(KeyFilter[] t, KeyFilter f) {
+    private static void insertSlot(Object[] t, Object e) {
         int mask = t.length - 1;
-        int i = slot(f.keyHash(), mask);
+        int i = slot(hashOf(e), mask);
         while (t[i] != null) {
             i = (i + 1) & mask;
         }
-        t[i] = f;
+        t[i] = e;
+    }
+
+    private static int hashOf(Object e) {
+        return e instanceof KeyFilter f ? f.keyHash() : PackedFilter.keyHash((byte[]) e);
     }
 
     private static int slot(int hashCode, int mask) {

@@ -409,6 +409,30 @@ public final class FilterMeta {
         return m.withJournal(journal);
     }
 
+    /**
+     * The sizing this filter shares with the keys sized alike, as an opaque token: {@link
+     * PackedFilter} keeps an index into a list of them instead of a reference on each packed key.
+     */
+    Object sizing() {
+        return sizing;
+    }
+
+    /** Class 0's word: width, level and split (see {@link FingerprintClass}). */
+    long word0() {
+        return word0;
+    }
+
+    /** A one-class filter of strategy 2 or 3, as {@link PackedFilter} stores it. */
+    static FilterMeta ofClass0(
+            byte strategy, Object sizing, long word0, long capacity0, long count0) {
+        FilterMeta m = new FilterMeta(strategy, (Sizing) sizing, List.of(), NO_CLASSES);
+        m.word0 = word0;
+        m.capacity0 = capacity0;
+        m.count0 = count0;
+        m.classCount = 1;
+        return m;
+    }
+
     /** Sets {@link #journal}; returns this. */
     FilterMeta withJournal(boolean j) {
         this.journal = j;

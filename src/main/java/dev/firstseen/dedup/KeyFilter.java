@@ -106,6 +106,67 @@ final class KeyFilter {
         this.bytes = tableBytesOf(slots);
     }
 
+    /**
+     * True if {@link PackedFilter} can hold this filter whole: a compressed-fingerprint filter of
+     * one class whose only page is loaded, an ASCII key, nothing pending for the next checkpoint
+     * (not in the cache's dirty list, no inserts to journal). Its pages and metadata may still
+     * differ from their stored versions under a journal: the packed form keeps those flags.
+     */
+    boolean packable() {
+        return meta.isFingerprints()
+                && meta.classCount() == 1
+                && !meta.journal
+                && key instanceof byte[]
+                && slots instanceof byte[] // one slot, loaded (a page or ABSENT)
+                && !queued
+                && pending == null
+                && rebuild == null
+                && (dirty == null || dirty == LONE_DIRTY);
+    }
+
+    /** The key's bytes, for a {@link #packable()} filter. */
+    byte[] keyBytes() {
+        return (byte[]) key;
+    }
+
+    /** The only slot's content, for a {@link #packable()} filter: a page or {@link #ABSENT}. */
+    byte[] lonePage() {
+        return (byte[]) slots;
+    }
+
+    boolean pageDirty() {
+        return dirty != null;
+    }
+
+    boolean wholeDue() {
+        return wholeDue;
+    }
+
+    int createdHere() {
+        return createdHere;
+    }
+
+    /** A one-slot filter as {@link PackedFilter} kept it; the inverse of the getters above. */
+    static KeyFilter unpacked(
+            byte[] key,
+            FilterMeta meta,
+            byte[] page,
+            boolean metaDirty,
+            boolean pageDirty,
+            boolean wholeDue,
+            int createdHere,
+            int journaled) {
+        KeyFilter f = new KeyFilter(key, meta, false);
+        f.slots = page;
+        f.bytes = page == ABSENT ? 0 : arrayBytes(page.length);
+        f.metaDirty = metaDirty;
+        f.dirty = pageDirty ? LONE_DIRTY : null;
+        f.wholeDue = wholeDue;
+        f.createdHere = createdHere;
+        f.journaled = journaled;
+        return f;
+    }
+
     /** The partition key, as Flink's keyed state takes it (a new String if kept as bytes). */
     Object key() {
         return key instanceof byte[] b ? new String(b, StandardCharsets.US_ASCII) : key;

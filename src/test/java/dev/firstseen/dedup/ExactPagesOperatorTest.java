@@ -110,6 +110,41 @@ class ExactPagesOperatorTest {
                         .orElseThrow();
     }
 
+    /**
+     * Many small keys, checkpoints between the records: each checkpoint packs every key of one page
+     * ({@link PackedFilter}), records unpack them, and what comes out is still exactly every first
+     * sighting, with a cache large enough for all and with one that evicts packed keys, and after a
+     * restore.
+     */
+    @Test
+    void keysPackedAtCheckpointsAnswerExactly() throws Exception {
+        for (long cacheBytes : new long[] {64 << 20, 48 << 10}) {
+            DedupConfig config = pages(cacheBytes, 0);
+            List<CanonicalUrl> in = stream(40_000, 3000, 40, 23);
+            var h = t.harness(config, 1, 0, null);
+            DedupOperator op = (DedupOperator) h.getOperator();
+            int packedAtSomeCheckpoint = 0;
+            for (int i = 0; i < 4; i++) {
+                feed(h, in.subList(i * 5000, (i + 1) * 5000));
+                checkpoint(h, i + 1);
+                packedAtSomeCheckpoint = Math.max(packedAtSomeCheckpoint, op.cache().packedKeys());
+            }
+            assertThat(packedAtSomeCheckpoint).as("keys packed").isGreaterThan(100);
+            assertThat(op.cache().unpacks()).as("packed keys met again").isGreaterThan(20);
+            if (cacheBytes < 1 << 20) {
+                assertThat(op.cache().evictions()).isPositive();
+            }
+            assertThat(emitted(h)).containsExactlyElementsOf(firstSightings(in.subList(0, 20_000)));
+            OperatorSubtaskState snap = checkpoint(h, 5);
+
+            var restored = t.harness(config, 1, 0, snap);
+            feed(restored, in);
+            List<String> expected = firstSightings(in);
+            expected.removeAll(firstSightings(in.subList(0, 20_000)));
+            assertThat(emitted(restored)).containsExactlyElementsOf(expected);
+        }
+    }
+
     /** A 64 KiB cache for 200 keys: pages go back to state and come again all the time. */
     @Test
     void evictionAndRestoreLoseNothing() throws Exception {

@@ -135,6 +135,12 @@ class FilterCacheFootprintTest {
      * URLs each at 1e-4.
      */
     private static double besidesPagesPerKey(int urls, int pagesPerKey) throws Exception {
+        return besidesPagesPerKey(urls, pagesPerKey, false);
+    }
+
+    /** As above, and {@link FilterCache#pack()}ed if {@code pack}; checks the count as well. */
+    private static double besidesPagesPerKey(int urls, int pagesPerKey, boolean pack)
+            throws Exception {
         FilterCacheTest.MemoryBacking b =
                 new FilterCacheTest.MemoryBacking(() -> FilterMeta.createFingerprints(128, 1e-4));
         FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
@@ -151,7 +157,14 @@ class FilterCacheFootprintTest {
             assertThat(f.loadedPages()).isEqualTo(pagesPerKey);
         }
         cache.flushAll();
-        return (double) (heldBy(cache).totalSize() - empty - cache.pageBytes()) / keys;
+        if (pack) {
+            assertThat(cache.pack()).isEqualTo(keys);
+        }
+        long measured = heldBy(cache).totalSize() - empty;
+        assertThat((double) cache.bytes())
+                .as("counted, measured %d", measured)
+                .isBetween(measured * 0.9, measured * 1.1);
+        return (double) (measured - cache.pageBytes()) / keys;
     }
 
     /**
@@ -182,5 +195,18 @@ class FilterCacheFootprintTest {
         assertThat(besidesPagesPerKey(urls, 1))
                 .as("bytes per key besides page contents")
                 .isLessThan(200);
+    }
+
+    /**
+     * Packed between checkpoints ({@link PackedFilter}), such a key holds one array: its header,
+     * the key's 20 bytes, about 8 bytes of fields, alignment and its table slot; 187 bytes as
+     * objects.
+     */
+    @ParameterizedTest(name = "{0} URLs")
+    @CsvSource({"1", "20", "100"})
+    void aPackedOnePageKeyCostsLessThan64BytesBesidesItsPage(int urls) throws Exception {
+        assertThat(besidesPagesPerKey(urls, 1, true))
+                .as("bytes per key besides page contents")
+                .isLessThan(64);
     }
 }

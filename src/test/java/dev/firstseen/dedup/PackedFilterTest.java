@@ -1,0 +1,265 @@
+package dev.firstseen.dedup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Small keys folded into one array between checkpoints ({@link PackedFilter}, {@link
+ * FilterCache#pack()}): a packed key answers as its filter did, unpacks to a filter equal in every
+ * field that decides what keyed state gets, is found by the same lookups, and is written back on
+ * eviction while a journal still stands in for its changes.
+ */
+class PackedFilterTest {
+    /**
+     * Keyed state that journals a key's inserts at a checkpoint, as the operator does, but keeps
+     * nothing of the journal: a key whose pages stay dirty must be written whole before it leaves
+     * the cache, or its journaled inserts are missing from state (false negatives on reload).
+     */
+    private static final class ForgetfulJournal implements FilterCache.Backing {
+        final FilterCacheTest.MemoryBacking state;
+        final Set<Object> journaledKeys = new HashSet<>();
+        int journaled;
+
+        ForgetfulJournal(Supplier<FilterMeta> newFilter) {
+            state = new FilterCacheTest.MemoryBacking(newFilter);
+        }
+
+        @Override
+        public KeyFilter load(Object key) {
+            return state.load(key);
+        }
+
+        @Override
+        public int write(KeyFilter f) throws Exception {
+            int n = state.write(f);
+            f.wroteWhole(true);
+            return n;
+        }
+
+        @Override
+        public int flush(KeyFilter f) throws Exception {
+            if (f.mayJournal() && f.pendingCount() > 0 && f.takePending(1.0) != null) {
+                journaled++;
+                journaledKeys.add(f.key());
+                return 0;
+            }
+            return write(f);
+        }
+    }
+
+    private static Supplier<FilterMeta> filterOf(String mode) {
+        return mode.equals("exact")
+                ? () -> FilterMeta.createExactFingerprints(128)
+                : () -> FilterMeta.createFingerprints(128, 1e-4);
+    }
+
+    private static Fingerprint fp(String key, int u) {
+        return Fingerprint.of("http://" + key + "/page/" + u);
+    }
+
+    private static void insert(FilterCache cache, ForgetfulJournal b, String key, int from, int to)
+            throws Exception {
+        KeyFilter f = cache.get(key);
+        long before = f.bytes();
+        for (int u = from; u < to; u++) {
+            f.insert(fp(key, u), b.state.source(key));
+        }
+        f.mightContain(fp(key, -1), b.state.source(key)); // loads the page of a key without URLs
+        cache.update(f, before);
+    }
+
+    /**
+     * 300 keys of {@code urls} URLs, written whole at one checkpoint and, if {@code journaled},
+     * given more URLs that the next one journals: every packable key is packed, and unpacked it
+     * answers for its URLs and for 2,000 absent ones as before, with the same metadata, dirty
+     * flags, journal count and heap bytes.
+     */
+    @ParameterizedTest(name = "{0} mode, {1} URLs a key, journaled: {2}")
+    @CsvSource({
+        "approximate, 0, false",
+        "approximate, 1, false",
+        "approximate, 20, true",
+        "approximate, 150, true",
+        "approximate, 600, false",
+        "exact, 20, true",
+        "exact, 100, false"
+    })
+    void anUnpackedKeyIsTheFilterThatWasPacked(String mode, int urls, boolean journaled)
+            throws Exception {
+        ForgetfulJournal b = new ForgetfulJournal(filterOf(mode));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
+        int keys = 300;
+        for (int k = 0; k < keys; k++) {
+            insert(cache, b, "site-" + k + ".example.com", 0, urls);
+        }
+        cache.flushAll();
+        if (journaled) {
+            for (int k = 0; k < keys; k++) {
+                insert(cache, b, "site-" + k + ".example.com", urls, urls + 5);
+            }
+            cache.flushAll();
+            assertThat(b.journaled).isPositive();
+        }
+        Map<String, String> before = new HashMap<>();
+        int packable = 0;
+        for (KeyFilter f : cache.filters()) {
+            before.put((String) f.key(), describe(f, b));
+            packable += f.packable() ? 1 : 0;
+        }
+        long bytes = cache.bytes();
+        int packed = cache.pack();
+
+        boolean onePage = urls < 200; // class 0 holds about 209 at 1e-4; exact keys split at 512
+        assertThat(packed).isEqualTo(packable).isEqualTo(onePage ? keys : 0);
+        assertThat(cache.packedKeys()).isEqualTo(packed);
+        assertThat(cache.keys()).isEqualTo(keys);
+        if (packed > 0) {
+            assertThat(cache.bytes()).isLessThan(bytes);
+        }
+        for (int k = 0; k < keys; k++) {
+            String key = "site-" + k + ".example.com";
+            KeyFilter f = cache.get(key);
+            assertThat(describe(f, b)).as(key).isEqualTo(before.get(key));
+        }
+        assertThat(cache.packedKeys()).isZero();
+        assertThat(cache.unpacks()).isEqualTo(packed);
+        assertThat(cache.bytes()).isEqualTo(bytes);
+    }
+
+    /** What a filter holds and answers, as a string to compare. */
+    private static String describe(KeyFilter f, ForgetfulJournal b) throws Exception {
+        String key = (String) f.key();
+        StringBuilder s = new StringBuilder();
+        s.append(f.meta).append(" saturated=").append(f.meta.saturated);
+        s.append(" metaDirty=").append(f.metaDirty).append(" dirtyPages=").append(f.dirtyPages());
+        s.append(" journaled=").append(f.journaled()).append(" mayJournal=").append(f.mayJournal());
+        s.append(" bytes=").append(f.bytes()).append(" pageBytes=").append(f.pageBytes());
+        s.append(" keyHash=").append(f.keyHash()).append(" hasKey=").append(f.hasKey(key));
+        int found = 0;
+        for (int u = -2000; u < 1000; u++) {
+            if (f.mightContain(fp(key, u), b.state.source(key))) {
+                found++;
+                s.append(' ').append(u);
+            }
+        }
+        return s.append(" found=").append(found).toString();
+    }
+
+    /**
+     * Random gets, removes, inserts and packs over 3,000 keys of which many share a hash code ("Aa"
+     * and "BB" hash alike), the table growing and shrinking: every key the model holds is found
+     * with all its URLs, packed or not, and the counts agree.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(ints = {14, 15})
+    void lookupsFindPackedAndUnpackedKeysAlike(int seed) throws Exception {
+        ForgetfulJournal b = new ForgetfulJournal(filterOf("approximate"));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
+        Map<String, Integer> model = new HashMap<>();
+        Random random = new Random(seed);
+        for (int step = 0; step < 60_000; step++) {
+            int id = random.nextInt(step < 30_000 ? 3_000 : 200);
+            StringBuilder k = new StringBuilder();
+            for (int bit = 0; bit < 12; bit++) {
+                k.append((id >> bit & 1) == 0 ? "Aa" : "BB");
+            }
+            String key = k.toString();
+            int op = random.nextInt(20);
+            if (op < 14) {
+                int n = model.getOrDefault(key, 0);
+                insert(cache, b, key, n, n + 1);
+                model.put(key, n + 1);
+            } else if (op < 18) {
+                KeyFilter f = cache.peek(key);
+                assertThat(f != null).isEqualTo(model.containsKey(key));
+            } else if (op < 19) {
+                cache.remove(key);
+                b.state.metas.remove(key);
+                b.state.pages.remove(key);
+                model.remove(key);
+            } else {
+                cache.flushAll();
+                cache.pack();
+            }
+            if (step % 5_000 == 0) {
+                assertThat(cache.keys()).isEqualTo(model.size());
+                assertThat(cache.filters().size() + cache.packedKeys()).isEqualTo(model.size());
+            }
+        }
+        assertThat(cache.unpacks()).as("packed keys met again").isPositive();
+        for (Map.Entry<String, Integer> e : model.entrySet()) {
+            KeyFilter f = cache.get(e.getKey());
+            for (int u = 0; u < e.getValue(); u++) {
+                assertThat(f.mightContain(fp(e.getKey(), u), b.state.source(e.getKey()))).isTrue();
+            }
+        }
+        List<String> keys = new ArrayList<>(model.keySet());
+        cache.flushAll();
+        cache.pack();
+        for (String key : keys) {
+            cache.remove(key);
+        }
+        assertThat(cache.keys()).isZero();
+        assertThat(cache.packedKeys()).isZero();
+        assertThat(cache.bytes()).isZero();
+    }
+
+    /**
+     * Packed keys go first when the cache is over its budget, and one whose inserts only a journal
+     * holds is written whole on its way out: reloaded from state, every key finds all its URLs.
+     */
+    @ParameterizedTest(name = "{0} mode")
+    @ValueSource(strings = {"approximate", "exact"})
+    void evictedPackedKeysLeaveStateWholeAndGoFirst(String mode) throws Exception {
+        ForgetfulJournal b = new ForgetfulJournal(filterOf(mode));
+        int keys = 400;
+        FilterCache cache = new FilterCache(b, 1L << 20);
+        for (int k = 0; k < keys; k++) {
+            insert(cache, b, "small-" + k + ".example.com", 0, 30);
+        }
+        cache.flushAll();
+        for (int k = 0; k < keys; k++) {
+            insert(cache, b, "small-" + k + ".example.com", 30, 40);
+        }
+        cache.flushAll();
+        assertThat(b.journaledKeys.size()).isGreaterThan(keys / 2);
+        // A large key, touched after the pack: the packed small keys make room for it first.
+        insert(cache, b, "large.example.com", 0, 2000);
+        cache.flushAll();
+        assertThat(cache.pack()).isEqualTo(keys);
+        for (int grown = 2000; cache.packedKeys() == keys; grown += 500) {
+            insert(cache, b, "large.example.com", grown, grown + 500);
+            assertThat(grown).as("the budget was never reached").isLessThan(2_000_000);
+        }
+        assertThat(cache.filters()).extracting(KeyFilter::key).containsExactly("large.example.com");
+        assertThat(cache.evictions()).isEqualTo(keys - cache.packedKeys()).isPositive();
+        Set<String> evictedJournaled = new HashSet<>();
+        for (int k = 0; k < keys; k++) {
+            String key = "small-" + k + ".example.com";
+            KeyFilter f = cache.peek(key);
+            if (f == null) { // evicted: what state holds
+                f = b.load(key);
+                if (b.journaledKeys.contains(key)) {
+                    evictedJournaled.add(key);
+                }
+            }
+            for (int u = 0; u < 40; u++) {
+                assertThat(f.mightContain(fp(key, u), b.state.source(key)))
+                        .as(key + " " + u)
+                        .isTrue();
+            }
+        }
+        assertThat(evictedJournaled).as("evicted keys that only a journal held").isNotEmpty();
+    }
+}
