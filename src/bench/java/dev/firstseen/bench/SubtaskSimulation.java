@@ -151,6 +151,7 @@ public final class SubtaskSimulation {
         double snapshotSeconds = (System.nanoTime() - t0) / 1e9;
         long heap = op.filterCacheBytes();
         long pages = op.filterPageBytes();
+        int packed = op.filterPackedKeys();
         long state = snap.getStateSize();
         h.close();
 
@@ -160,7 +161,7 @@ public final class SubtaskSimulation {
                         + " checkpoints not counted)%n"
                         + "emitted %,d of %,d distinct: %,d dropped = %.2e%n"
                         + "filter heap %,d B = %.2f B/URL (pages %.2f B/URL, per-key objects"
-                        + " %.2f B/URL)%n"
+                        + " %.2f B/URL; %,d keys packed)%n"
                         + "checkpoint %,d B = %.2f B/URL, taken in %.2f s (pre-barrier flush and"
                         + " synchronous snapshot)%n",
                 records,
@@ -174,6 +175,7 @@ public final class SubtaskSimulation {
                 heap / (double) urls,
                 pages / (double) urls,
                 (heap - pages) / (double) urls,
+                packed,
                 state,
                 state / (double) urls,
                 snapshotSeconds);

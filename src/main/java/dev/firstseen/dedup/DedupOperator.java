@@ -264,6 +264,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         metrics.gauge("filterCacheBudgetBytes", cacheBudget::bytes);
         metrics.gauge("filterCacheKeys", cache::keys);
         metrics.gauge("filterCachePages", cache::pages);
+        metrics.gauge("filterCachePackedKeys", cache::packedKeys);
         metrics.gauge("pagesFlushedLastCheckpoint", () -> lastFlushPages);
         metrics.gauge("pagesCompactionMillisLastCheckpoint", () -> lastCompactionMillis);
         rebuilds = new ArrayDeque<>();
@@ -887,6 +888,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     /** Bytes of the cached filter pages alone, without per-key objects (walks every page). */
     public long filterPageBytes() {
         return cache.pageBytes();
+    }
+
+    /** Keys the filter cache holds packed (the {@code filterCachePackedKeys} gauge). */
+    public int filterPackedKeys() {
+        return cache.packedKeys();
     }
 
     /** Rebuilds queued or under way (the {@code filterRebuildsPending} gauge). */

@@ -54,6 +54,9 @@ final class FilterCache {
 
     private int packedKeys;
 
+    /** Packed keys that hold a page (not {@link KeyFilter#ABSENT}). */
+    private int packedPages;
+
     /** The table slot where eviction looks for the next packed key. */
     private int hand;
 
@@ -187,6 +190,7 @@ final class FilterCache {
         hand = i; // the backward shift may move a later key here: look at this slot again
         deleteAt(i);
         packedKeys--;
+        packedPages -= PackedFilter.pageBytes(p) > 0 ? 1 : 0;
         bytes -= PackedFilter.bytes(p);
         evictions++;
     }
@@ -212,6 +216,7 @@ final class FilterCache {
             unlink(f);
             bytes += PackedFilter.bytes(p) - f.bytes();
             packedKeys++;
+            packedPages += f.lonePage() == KeyFilter.ABSENT ? 0 : 1;
             f.discard(); // nothing refers to it any more; its state is in p
             n++;
         }
@@ -295,6 +300,7 @@ final class FilterCache {
                 KeyFilter f = PackedFilter.unpack(p, sizings);
                 t[i] = f;
                 packedKeys--;
+                packedPages -= f.loadedPages();
                 unpacks++;
                 bytes += f.bytes() - PackedFilter.bytes(p);
                 append(f);
@@ -353,12 +359,7 @@ final class FilterCache {
         for (KeyFilter f = oldest; f != null; f = f.newer) {
             n += f.loadedPages();
         }
-        if (packedKeys > 0) {
-            for (Object e : table) {
-                n += e instanceof byte[] p && PackedFilter.pageBytes(p) > 0 ? 1 : 0;
-            }
-        }
-        return n;
+        return n + packedPages;
     }
 
     /** Bytes of the pages alone, without page tables and per-key objects (walks every page). */

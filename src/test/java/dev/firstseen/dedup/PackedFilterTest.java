@@ -118,7 +118,11 @@ class PackedFilterTest {
             packable += f.packable() ? 1 : 0;
         }
         long bytes = cache.bytes();
+        long pages = cache.pages();
+        long pageBytes = cache.pageBytes();
         int packed = cache.pack();
+        assertThat(cache.pages()).isEqualTo(pages);
+        assertThat(cache.pageBytes()).isEqualTo(pageBytes);
 
         boolean onePage = urls < 200; // class 0 holds about 209 at 1e-4; exact keys split at 512
         assertThat(packed).isEqualTo(packable).isEqualTo(onePage ? keys : 0);
@@ -135,6 +139,7 @@ class PackedFilterTest {
         assertThat(cache.packedKeys()).isZero();
         assertThat(cache.unpacks()).isEqualTo(packed);
         assertThat(cache.bytes()).isEqualTo(bytes);
+        assertThat(cache.pages()).isEqualTo(pages);
     }
 
     /** What a filter holds and answers, as a string to compare. */
