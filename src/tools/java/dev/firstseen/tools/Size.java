@@ -111,13 +111,19 @@ public final class Size {
                                     + " of 100 URLs on average, a checkpoint every 1 M records"),
                     new Figure(
                             6.76, sim + ": fingerprint pages 6.76 B/URL, 100,000 keys of 100 URLs"),
-                    new Figure(198, sim + ": 100,000 cached keys, 1.98 B/URL of per-key objects"),
+                    new Figure(
+                            82,
+                            "docs/simulate-subtask-10m-exact-packed-session16.txt: 100,000 cached"
+                                    + " keys, 93,563 of them packed, 0.82 B/URL of per-key objects"
+                                    + " after a checkpoint (the heap just before one: 7.96 B/URL"
+                                    + " at 10,000 records/s a subtask, 9.59 at 100,000)"),
                     f.recordsPerSecondPerSlot());
         }
         if (mode != DedupMode.APPROXIMATE || rate != 0.0001 || urlsPerKey >= 1118) {
             return f; // 1,118 = sqrt(500 * 2,500)
         }
         String sim = "docs/simulate-subtask-10m-fpp1e-4-periodic-session14.txt";
+        String packed = "docs/simulate-subtask-10m-fpp1e-4-packed-session16.txt";
         if (urlsPerKey < 224) { // sqrt(100 * 500)
             return new Figures(
                     f.localBytesPerUrl(),
@@ -130,7 +136,13 @@ public final class Size {
                                     + " dedup.rocksdb.compact-before-checkpoint true:"
                                     + " docs/simulate-subtask-10m-fpp1e-4-compact.txt)"),
                     new Figure(2.51, sim + ": filter pages 2.51 B/URL, 100,000 keys of 100 URLs"),
-                    new Figure(186, sim + ": 100,000 cached keys, 1.86 B/URL of per-key objects"),
+                    new Figure(
+                            63,
+                            packed
+                                    + ": 100,000 cached keys, 96,054 of them packed, 0.63 B/URL of"
+                                    + " per-key objects after a checkpoint (the heap just before"
+                                    + " one: 3.56 B/URL at 10,000 records/s a subtask, 5.22 at"
+                                    + " 100,000)"),
                     f.recordsPerSecondPerSlot());
         }
         return new Figures(
@@ -141,7 +153,12 @@ public final class Size {
                                 + ": largest checkpoint 29,450,818 B at 9.0 M URLs, 20,000 keys of"
                                 + " 500 URLs on average, a checkpoint every 1 M records"),
                 new Figure(2.47, sim + ": filter pages 2.47 B/URL, 20,000 keys of 500 URLs"),
-                new Figure(220, sim + ": 20,000 cached keys, 0.44 B/URL of per-key objects"),
+                new Figure(
+                        125,
+                        packed
+                                + ": 20,000 cached keys, 15,443 of them packed, 0.25 B/URL of"
+                                + " per-key objects after a checkpoint (the heap just before one:"
+                                + " 3.59 B/URL at 100,000 records/s a subtask)"),
                 f.recordsPerSecondPerSlot());
     }
 
