@@ -45,8 +45,9 @@ import org.apache.flink.util.ParameterTool;
  *
  * <p>Run: {@code scripts/simulate-subtask [--urls 10000000] [--keys 100000] [--rate 0.0001] [--mode
  * approximate] [--filter FINGERPRINTS|BLOOM] [--checkpoint-every N] [--page-journal-max-share S]
- * [--compact-before-checkpoint true]}, the last two as {@code dedup.page-journal.max-share} and
- * {@code dedup.rocksdb.compact-before-checkpoint}
+ * [--compact-before-checkpoint true] [--expected-urls-per-key N]}, the last three as {@code
+ * dedup.page-journal.max-share}, {@code dedup.rocksdb.compact-before-checkpoint} and {@code
+ * dedup.bloom.expected-urls-per-key}
  */
 public final class SubtaskSimulation {
     private SubtaskSimulation() {}
@@ -62,6 +63,7 @@ public final class SubtaskSimulation {
         double journalShare =
                 p.getDouble("page-journal-max-share", DedupConfig.DEFAULT_PAGE_JOURNAL_SHARE);
         boolean compact = p.getBoolean("compact-before-checkpoint", false);
+        long expected = p.getLong("expected-urls-per-key", 128);
         if (every < 0) {
             throw new IllegalArgumentException("--checkpoint-every must be 0 (none) or records");
         }
@@ -72,6 +74,7 @@ public final class SubtaskSimulation {
                                 dev.firstseen.dedup.ApproximateFilter.valueOf(
                                         filter.toUpperCase(Locale.ROOT)))
                         .falsePositiveRate(rate)
+                        .expectedUrlsPerKey(expected)
                         .pageJournalShare(journalShare)
                         .compactBeforeCheckpoint(compact)
                         .filterCacheBytes(8L << 30)
@@ -81,12 +84,13 @@ public final class SubtaskSimulation {
         System.out.printf(
                 Locale.ROOT,
                 "one subtask: %,d distinct URLs over %,d Zipf(1) keys, %s mode (%s) at rate %s,"
-                        + " page journal max-share %s,%s %s%n",
+                        + " %,d expected URLs a key, page journal max-share %s,%s %s%n",
                 urls,
                 keys,
                 mode,
                 mode == DedupMode.APPROXIMATE ? filter : "fingerprint pages",
                 rate,
+                expected,
                 journalShare,
                 compact ? " compaction before each checkpoint," : "",
                 every > 0

@@ -21,8 +21,9 @@ final class PackedFilter {
      * holds 187 bytes besides its page (the filter 64, its metadata 56, the key's array 40, the
      * page array's header 16, a table slot 8), which at 100 URLs a key is 1.9 bytes per URL against
      * issue 14's budget of 3 for everything. Packed it holds one array header, about 10 bytes of
-     * fields, its key's bytes and the table slot: about 50. Unpacking costs the objects' allocation
-     * and a copy of the page, once per key per checkpoint interval at most.
+     * fields, its key's bytes and the table slot: 53 to 55 measured with JOL for a 20-character
+     * key. Unpacking costs the objects' allocation and a copy of the page, once per key per
+     * checkpoint interval at most.
      */
 
     private static final int META_DIRTY = 1;
