@@ -338,6 +338,15 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             metrics.duplicates.inc();
             return;
         }
+        // A key packed since the last checkpoint (FilterCache#pack) answers a duplicate as its
+        // filter would, and stays packed. Not when the answer needs a time rule or the exact
+        // store: in exact mode only a key kept in fingerprint pages answers so.
+        if (!timed && cache.probe(getCurrentKey(), fp, exact != null) == 1) {
+            metrics.l2Maybe.inc();
+            metrics.duplicates.inc();
+            recent.add(fp, RecentFingerprintCache.UNKNOWN);
+            return;
+        }
         KeyFilter filter = cache.get(getCurrentKey());
         long bytesBefore = filter.bytes();
         long loadsBefore = loader.loads();

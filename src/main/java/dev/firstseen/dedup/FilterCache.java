@@ -87,6 +87,7 @@ final class FilterCache {
     private long bytes;
     private long evictions;
     private long unpacks;
+    private long packedAnswers;
 
     FilterCache(Backing backing, long budgetBytes) {
         this.backing = backing;
@@ -270,6 +271,36 @@ final class FilterCache {
         return find(key.hashCode(), key, null);
     }
 
+    /** {@link #probe}: the key is not packed (not cached, or cached as a filter). */
+    static final int NOT_PACKED = -1;
+
+    /**
+     * Whether {@code key}'s filter might hold {@code fp}, answered from its packed form (1 yes, 0
+     * no) so that a duplicate leaves it packed; {@link #NOT_PACKED} if the key is not packed, or if
+     * {@code exactPagesOnly} and its filter is not exact mode's pages, and then the caller asks
+     * {@link #get}. Changes nothing.
+     */
+    int probe(Object key, Fingerprint fp, boolean exactPagesOnly) {
+        if (packedKeys == 0) {
+            return NOT_PACKED;
+        }
+        Object[] t = table;
+        int mask = t.length - 1;
+        for (int i = slot(key.hashCode(), mask); ; i = (i + 1) & mask) {
+            Object e = t[i];
+            if (e == null || e instanceof KeyFilter f && f.hasKey(key)) {
+                return NOT_PACKED;
+            }
+            if (e instanceof byte[] p && PackedFilter.hasKey(p, key)) {
+                if (exactPagesOnly && !PackedFilter.isExactPages(p)) {
+                    return NOT_PACKED;
+                }
+                packedAnswers++;
+                return PackedFilter.mightContain(p, fp) ? 1 : 0;
+            }
+        }
+    }
+
     /** True if {@code f} is still cached (it is then the most recently used); allocates nothing. */
     boolean touch(KeyFilter f) {
         return find(f.keyHash(), null, f) == f;
@@ -343,6 +374,11 @@ final class FilterCache {
     /** Packed keys unpacked by a record of theirs since the cache was created. */
     long unpacks() {
         return unpacks;
+    }
+
+    /** {@link #probe}s answered by a packed key since the cache was created. */
+    long packedAnswers() {
+        return packedAnswers;
     }
 
     int dirtyKeys() {

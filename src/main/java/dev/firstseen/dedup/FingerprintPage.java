@@ -45,7 +45,15 @@ public final class FingerprintPage {
 
     /** True if {@code u} (an {@code s}-bit value) is in the page. */
     public static boolean contains(byte[] page, int s, long u) {
-        return find(page, s, u) != NOT_FOUND;
+        return find(page, 0, s, u) != NOT_FOUND;
+    }
+
+    /**
+     * True if {@code u} is in the page that fills {@code a} from index {@code from} to its end (as
+     * {@link PackedFilter} holds it); from the end itself, the empty page.
+     */
+    static boolean contains(byte[] a, int from, int s, long u) {
+        return find(a, from, s, u) != NOT_FOUND;
     }
 
     private static final long NOT_FOUND = Long.MIN_VALUE;
@@ -54,11 +62,11 @@ public final class FingerprintPage {
      * Where {@code u} is: {@code -1 - i} for tail entry i, {@code i} for core entry i, {@link
      * #NOT_FOUND} if absent.
      */
-    private static long find(byte[] page, int s, long u) {
-        if (page.length == 0) {
+    private static long find(byte[] page, int from, int s, long u) {
+        if (page.length == from) {
             return NOT_FOUND;
         }
-        int[] pos = {0};
+        int[] pos = {from};
         int n = readVarint(page, pos);
         int t = page[pos[0]] & 0xFF;
         long tailBit = (pos[0] + 1L) * 8;
@@ -127,7 +135,7 @@ public final class FingerprintPage {
 
     /** The page without {@code u}, or the same array if {@code u} is not in it. */
     public static byte[] remove(byte[] page, int s, long u) {
-        long at = find(page, s, u);
+        long at = find(page, 0, s, u);
         if (at == NOT_FOUND) {
             return page;
         }

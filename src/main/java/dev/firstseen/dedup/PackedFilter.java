@@ -113,6 +113,29 @@ final class PackedFilter {
                 journaled);
     }
 
+    /**
+     * What {@link KeyFilter#mightContain} answers for {@code fp} on the filter {@code p} holds,
+     * without unpacking it.
+     */
+    static boolean mightContain(byte[] p, Fingerprint fp) {
+        long[] v = new long[1];
+        int at = getVarint(p, 1, v);
+        at += (int) v[0];
+        at = getVarint(p, at, v); // the sizing
+        at = getVarint(p, at, v);
+        long word0 = v[0];
+        for (int i = 0; i < 4; i++) { // capacity, count, journaled, created-here bits
+            at = getVarint(p, at, v);
+        }
+        int width = (int) (word0 & 0xFF);
+        int level = (int) (word0 >>> 8 & 0xFF);
+        int split = (int) (word0 >>> 16);
+        long prefix = FingerprintClass.prefix(width, fp);
+        // One page: level and split are 0 (a split would have made a second), so it is page 0.
+        int s = FingerprintClass.suffixBits(width, level, split, 0);
+        return FingerprintPage.contains(p, at, s, prefix >>> (width - s));
+    }
+
     /** True if {@code p} is {@code key}'s filter; allocates nothing. */
     static boolean hasKey(byte[] p, Object key) {
         if (!(key instanceof String s)) {
@@ -152,6 +175,11 @@ final class PackedFilter {
     /** True if keyed state lacks something this filter holds (a journal stands in for it). */
     static boolean isDirty(byte[] p) {
         return (p[0] & (META_DIRTY | PAGE_DIRTY)) != 0;
+    }
+
+    /** True for exact mode's fingerprint pages ({@link FilterMeta#EXACT_FINGERPRINTS}). */
+    static boolean isExactPages(byte[] p) {
+        return (p[0] & EXACT) != 0;
     }
 
     /** Bytes of the page alone (0 for none). */

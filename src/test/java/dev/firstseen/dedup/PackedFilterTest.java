@@ -3,6 +3,7 @@ package dev.firstseen.dedup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -112,9 +113,16 @@ class PackedFilterTest {
             assertThat(b.journaled).isPositive();
         }
         Map<String, String> before = new HashMap<>();
+        Map<String, BitSet> answers = new HashMap<>();
         int packable = 0;
         for (KeyFilter f : cache.filters()) {
-            before.put((String) f.key(), describe(f, b));
+            String key = (String) f.key();
+            before.put(key, describe(f, b));
+            BitSet yes = new BitSet();
+            for (int u = 0; u < 3000; u++) {
+                yes.set(u, f.mightContain(fp(key, u - 2000), b.state.source(key)));
+            }
+            answers.put(key, yes);
             packable += f.packable() ? 1 : 0;
         }
         long bytes = cache.bytes();
@@ -131,6 +139,26 @@ class PackedFilterTest {
         if (packed > 0) {
             assertThat(cache.bytes()).isLessThan(bytes);
         }
+        // Probes answer from the packed form, as the filter did, and unpack nothing.
+        for (int k = 0; k < keys; k++) {
+            String key = "site-" + k + ".example.com";
+            BitSet yes = new BitSet();
+            for (int u = 0; u < 3000; u++) {
+                int a = cache.probe(key, fp(key, u - 2000), mode.equals("exact"));
+                if (a == FilterCache.NOT_PACKED) {
+                    assertThat(onePage).as("a key of one page is packed").isFalse();
+                    yes = answers.get(key);
+                    break;
+                }
+                yes.set(u, a == 1);
+            }
+            assertThat(yes).as(key).isEqualTo(answers.get(key));
+        }
+        assertThat(cache.packedAnswers()).isEqualTo(onePage ? 3000L * keys : 0);
+        assertThat(cache.probe("not-cached.example.com", fp("x", 1), false))
+                .isEqualTo(FilterCache.NOT_PACKED);
+        assertThat(cache.packedKeys()).isEqualTo(packed);
+        assertThat(cache.unpacks()).isZero();
         for (int k = 0; k < keys; k++) {
             String key = "site-" + k + ".example.com";
             KeyFilter f = cache.get(key);
