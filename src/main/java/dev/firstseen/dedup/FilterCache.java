@@ -12,8 +12,9 @@ import java.util.List;
  * until the list is compacted or the next checkpoint.
  *
  * <p>After each checkpoint's flush, {@link #pack()} folds every filter of one class and one page
- * into a {@link PackedFilter}, one byte array in the table; a record of its key unpacks it. Packed
- * keys were not used since then, so eviction takes them before any filter, in table order.
+ * into a {@link PackedFilter}, one byte array in the table. {@link #probe} answers a duplicate from
+ * it; {@link #get} unpacks it. Packed keys had no new URL since then, so eviction takes them before
+ * any filter, in table order.
  *
  * <p>Not thread-safe: one instance per operator instance, used from the task thread.
  */

@@ -7,8 +7,8 @@ import java.util.List;
  * A small key's filter folded into one byte array while the filter cache keeps it between
  * checkpoints: the key, class 0 of the metadata, the flags that say what keyed state still lacks,
  * and the page. Only heap changes; keyed state is written as before. {@link FilterCache} packs
- * every {@link KeyFilter#packable()} filter at each checkpoint and unpacks one when a record of its
- * key comes.
+ * every {@link KeyFilter#packable()} filter at each checkpoint, answers duplicates from the packed
+ * form ({@link #mightContain}) and unpacks one when a new URL of its key comes.
  *
  * <p>Layout: flags (1 byte), the key's length (varint) and ASCII bytes, then varints for the
  * sizing's index in the cache's list, class 0's word, capacity and count, the journaled count and

@@ -113,8 +113,8 @@ class ExactPagesOperatorTest {
     /**
      * Many small keys, checkpoints between the records: each checkpoint packs every key of one page
      * ({@link PackedFilter}), duplicates are answered from the packed form, new URLs unpack them,
-     * and what comes out is still exactly every first sighting, with a cache large enough for all and with one that evicts packed keys, and after a
-     * restore.
+     * and what comes out is still exactly every first sighting, with a cache large enough for all
+     * and with one that evicts packed keys, and after a restore.
      */
     @Test
     void keysPackedAtCheckpointsAnswerExactly() throws Exception {

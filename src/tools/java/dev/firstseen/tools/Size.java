@@ -115,8 +115,9 @@ public final class Size {
                             82,
                             "docs/simulate-subtask-10m-exact-packed-session16.txt: 100,000 cached"
                                     + " keys, 93,563 of them packed, 0.82 B/URL of per-key objects"
-                                    + " after a checkpoint (the heap just before one: 7.96 B/URL"
-                                    + " at 10,000 records/s a subtask, 9.59 at 100,000)"),
+                                    + " after a checkpoint (the heap just before one: 7.85 B/URL"
+                                    + " at 10,000 records/s a subtask: docs/"
+                                    + "simulate-subtask-10m-packed-probe-session16.txt)"),
                     f.recordsPerSecondPerSlot());
         }
         if (mode != DedupMode.APPROXIMATE || rate != 0.0001 || urlsPerKey >= 1118) {
@@ -141,8 +142,8 @@ public final class Size {
                             packed
                                     + ": 100,000 cached keys, 96,054 of them packed, 0.63 B/URL of"
                                     + " per-key objects after a checkpoint (the heap just before"
-                                    + " one: 3.56 B/URL at 10,000 records/s a subtask, 5.22 at"
-                                    + " 100,000)"),
+                                    + " one: 3.45 B/URL at 10,000 records/s a subtask, 5.08 at"
+                                    + " 100,000, docs/simulate-subtask-10m-packed-probe-session16.txt)"),
                     f.recordsPerSecondPerSlot());
         }
         return new Figures(
