@@ -11,10 +11,10 @@ import java.util.List;
  * leaves the cache at once and drops its pages; its object may stay in the dirty list, unflagged,
  * until the list is compacted or the next checkpoint.
  *
- * <p>After each checkpoint's flush, {@link #pack()} folds every filter of one class and one page
- * into a {@link PackedFilter}, one byte array in the table. {@link #probe} answers a duplicate from
- * it; {@link #get} unpacks it. Packed keys had no new URL since then, so eviction takes them before
- * any filter, in table order.
+ * <p>After each checkpoint's flush, {@link #pack()} folds every filter of up to {@link
+ * PackedFilter#MAX_SLOTS} pages into a {@link PackedFilter}, one byte array in the table. {@link
+ * #probe} answers a duplicate from it; {@link #get} unpacks it. Packed keys had no new URL since
+ * then, so eviction takes them before any filter, in table order.
  *
  * <p>Not thread-safe: one instance per operator instance, used from the task thread.
  */
@@ -192,7 +192,7 @@ final class FilterCache {
         hand = i; // the backward shift may move a later key here: look at this slot again
         deleteAt(i);
         packedKeys--;
-        packedPages -= PackedFilter.pageBytes(p) > 0 ? 1 : 0;
+        packedPages -= PackedFilter.loadedPages(p);
         bytes -= PackedFilter.bytes(p);
         evictions++;
     }
@@ -218,7 +218,7 @@ final class FilterCache {
             unlink(f);
             bytes += PackedFilter.bytes(p) - f.bytes();
             packedKeys++;
-            packedPages += f.lonePage() == KeyFilter.ABSENT ? 0 : 1;
+            packedPages += f.loadedPages();
             f.discard(); // nothing refers to it any more; its state is in p
             n++;
         }
@@ -296,8 +296,12 @@ final class FilterCache {
                 if (exactPagesOnly && !PackedFilter.isExactPages(p)) {
                     return NOT_PACKED;
                 }
+                int answer = PackedFilter.mightContain(p, fp);
+                if (answer == PackedFilter.UNKNOWN) {
+                    return NOT_PACKED; // a page to load from state: the filter's to read
+                }
                 packedAnswers++;
-                return PackedFilter.mightContain(p, fp) ? 1 : 0;
+                return answer;
             }
         }
     }

@@ -417,20 +417,17 @@ public final class FilterMeta {
         return sizing;
     }
 
-    /** Class 0's word: width, level and split (see {@link FingerprintClass}). */
-    long word0() {
-        return word0;
+    /** Class {@code c}'s word: width, level and split (see {@link FingerprintClass}). */
+    long classWord(int c) {
+        return word(c);
     }
 
-    /** A one-class filter of strategy 2 or 3, as {@link PackedFilter} stores it. */
-    static FilterMeta ofClass0(
-            byte strategy, Object sizing, long word0, long capacity0, long count0) {
-        FilterMeta m = new FilterMeta(strategy, (Sizing) sizing, List.of(), NO_CLASSES);
-        m.word0 = word0;
-        m.capacity0 = capacity0;
-        m.count0 = count0;
-        m.classCount = 1;
-        return m;
+    /**
+     * A filter of strategy 2 or 3 as {@link PackedFilter} stores it: word, capacity and count of
+     * each class, in {@code classes}.
+     */
+    static FilterMeta ofClassWords(byte strategy, Object sizing, long[] classes) {
+        return new FilterMeta(strategy, (Sizing) sizing, List.of(), classes);
     }
 
     /** Sets {@link #journal}; returns this. */

@@ -45,15 +45,15 @@ public final class FingerprintPage {
 
     /** True if {@code u} (an {@code s}-bit value) is in the page. */
     public static boolean contains(byte[] page, int s, long u) {
-        return find(page, 0, s, u) != NOT_FOUND;
+        return find(page, 0, page.length, s, u) != NOT_FOUND;
     }
 
     /**
-     * True if {@code u} is in the page that fills {@code a} from index {@code from} to its end (as
-     * {@link PackedFilter} holds it); from the end itself, the empty page.
+     * True if {@code u} is in the page that {@code a} holds from index {@code from} to {@code to}
+     * (as {@link PackedFilter} holds pages); an empty range is the empty page.
      */
-    static boolean contains(byte[] a, int from, int s, long u) {
-        return find(a, from, s, u) != NOT_FOUND;
+    static boolean contains(byte[] a, int from, int to, int s, long u) {
+        return find(a, from, to, s, u) != NOT_FOUND;
     }
 
     private static final long NOT_FOUND = Long.MIN_VALUE;
@@ -62,8 +62,8 @@ public final class FingerprintPage {
      * Where {@code u} is: {@code -1 - i} for tail entry i, {@code i} for core entry i, {@link
      * #NOT_FOUND} if absent.
      */
-    private static long find(byte[] page, int from, int s, long u) {
-        if (page.length == from) {
+    private static long find(byte[] page, int from, int to, int s, long u) {
+        if (to == from) {
             return NOT_FOUND;
         }
         int[] pos = {from};
@@ -83,11 +83,11 @@ public final class FingerprintPage {
         int upperStart = lowerStart + bytes((long) n * l);
         long bucket = u >>> l;
         long low = l == 0 ? 0 : u & ((1L << l) - 1);
-        long p = select0(page, upperStart, bucket);
+        long p = select0(page, upperStart, to, bucket);
         if (p < 0) {
             return NOT_FOUND;
         }
-        long limit = (long) (page.length - upperStart) * 8;
+        long limit = (long) (to - upperStart) * 8;
         for (long q = p; q < limit && bit(page, upperStart, q); q++) {
             long k = q - bucket; // ones before q: entry index
             if (k >= n) {
@@ -135,7 +135,7 @@ public final class FingerprintPage {
 
     /** The page without {@code u}, or the same array if {@code u} is not in it. */
     public static byte[] remove(byte[] page, int s, long u) {
-        long at = find(page, 0, s, u);
+        long at = find(page, 0, page.length, s, u);
         if (at == NOT_FOUND) {
             return page;
         }
@@ -243,15 +243,15 @@ public final class FingerprintPage {
 
     /**
      * Bit position (from {@code start}) just after the {@code b}-th zero bit, 0 for b = 0; -1 if
-     * the page ends first.
+     * the page ends (at {@code end}) first.
      */
-    private static long select0(byte[] a, int start, long b) {
+    private static long select0(byte[] a, int start, int end, long b) {
         if (b == 0) {
             return 0;
         }
         long left = b;
         int i = start;
-        for (; i + 8 <= a.length; i += 8) {
+        for (; i + 8 <= end; i += 8) {
             long x = ~(long) LONGS.get(a, i);
             int z = Long.bitCount(x);
             if (left > z) {
@@ -263,7 +263,7 @@ public final class FingerprintPage {
             }
             return (long) (i - start) * 8 + Long.numberOfTrailingZeros(x) + 1;
         }
-        for (; i < a.length; i++) {
+        for (; i < end; i++) {
             int x = ~a[i] & 0xFF; // zeros as ones
             int z = Integer.bitCount(x);
             if (left > z) {

@@ -107,21 +107,20 @@ final class KeyFilter {
     }
 
     /**
-     * True if {@link PackedFilter} can hold this filter whole: a compressed-fingerprint filter of
-     * one class whose only page is loaded, an ASCII key, nothing pending for the next checkpoint
-     * (not in the cache's dirty list, no inserts to journal). Its pages and metadata may still
-     * differ from their stored versions under a journal: the packed form keeps those flags.
+     * True if {@link PackedFilter} can hold this filter whole: a compressed-fingerprint filter with
+     * an ASCII key and nothing pending for the next checkpoint (not in the cache's dirty list, no
+     * inserts to journal). Its pages and metadata may still differ from their stored versions under
+     * a journal: the packed form keeps its dirty bits.
      */
     boolean packable() {
         return meta.isFingerprints()
-                && meta.classCount() == 1
                 && !meta.journal
                 && key instanceof byte[]
-                && slots instanceof byte[] // one slot, loaded (a page or ABSENT)
+                && slots != NO_SLOTS
+                && slotCount() <= PackedFilter.MAX_SLOTS
                 && !queued
                 && pending == null
-                && rebuild == null
-                && (dirty == null || dirty == LONE_DIRTY);
+                && rebuild == null;
     }
 
     /** The key's bytes, for a {@link #packable()} filter. */
@@ -129,13 +128,23 @@ final class KeyFilter {
         return (byte[]) key;
     }
 
-    /** The only slot's content, for a {@link #packable()} filter: a page or {@link #ABSENT}. */
-    byte[] lonePage() {
-        return (byte[]) slots;
+    /** Slots in the page table, for {@link PackedFilter}. */
+    int tableSlots() {
+        return slotCount();
     }
 
-    boolean pageDirty() {
-        return dirty != null;
+    /** Slot {@code i}'s content: null (not loaded), {@link #ABSENT} or a page. */
+    byte[] slotContent(int i) {
+        return slot(i);
+    }
+
+    /** The dirty-slot bits: null while clean; {@link #loneDirty()} for a one-slot key's. */
+    long[] dirtyBits() {
+        return dirty;
+    }
+
+    boolean loneDirty() {
+        return dirty == LONE_DIRTY;
     }
 
     boolean wholeDue() {
@@ -146,21 +155,30 @@ final class KeyFilter {
         return createdHere;
     }
 
-    /** A one-slot filter as {@link PackedFilter} kept it; the inverse of the getters above. */
+    /**
+     * A filter as {@link PackedFilter} kept it; the inverse of the getters above. {@code slots} is
+     * a page table, or for one slot its content; {@code dirty} the dirty-slot bits, or null.
+     */
     static KeyFilter unpacked(
             byte[] key,
             FilterMeta meta,
-            byte[] page,
+            Object slots,
+            long[] dirty,
+            boolean loneDirty,
             boolean metaDirty,
-            boolean pageDirty,
             boolean wholeDue,
             int createdHere,
             int journaled) {
         KeyFilter f = new KeyFilter(key, meta, false);
-        f.slots = page;
-        f.bytes = page == ABSENT ? 0 : arrayBytes(page.length);
+        f.slots = slots;
+        long n = tableBytesOf(slots);
+        for (int i = 0, end = f.slotCount(); i < end; i++) {
+            byte[] p = f.slot(i);
+            n += p == null || p == ABSENT ? 0 : arrayBytes(p.length);
+        }
+        f.bytes = n;
         f.metaDirty = metaDirty;
-        f.dirty = pageDirty ? LONE_DIRTY : null;
+        f.dirty = loneDirty ? LONE_DIRTY : dirty;
         f.wholeDue = wholeDue;
         f.createdHere = createdHere;
         f.journaled = journaled;

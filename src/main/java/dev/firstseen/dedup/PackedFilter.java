@@ -4,33 +4,46 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A small key's filter folded into one byte array while the filter cache keeps it between
- * checkpoints: the key, class 0 of the metadata, the flags that say what keyed state still lacks,
- * and the page. Only heap changes; keyed state is written as before. {@link FilterCache} packs
+ * A key's filter folded into one byte array while the filter cache keeps it between checkpoints:
+ * the key, the metadata's classes, the flags and dirty bits that say what keyed state still lacks,
+ * and the pages. Only heap changes; keyed state is written as before. {@link FilterCache} packs
  * every {@link KeyFilter#packable()} filter at each checkpoint, answers duplicates from the packed
  * form ({@link #mightContain}) and unpacks one when a new URL of its key comes.
  *
- * <p>Layout: flags (1 byte), the key's length (varint) and ASCII bytes, then varints for the
- * sizing's index in the cache's list, class 0's word, capacity and count, the journaled count and
- * the created-here bits (zigzag), then the page to the end of the array (none: {@link
- * KeyFilter#ABSENT}).
+ * <p>Layout: flags (1 byte), the key's length (varint) and ASCII bytes, then varints: the sizing's
+ * index in the cache's list, the class count and each class's word, capacity and count, the
+ * journaled count, the created-here bits (zigzag), the page table's slot count, the dirty-bit words
+ * (their count, then each; only with {@link #DIRTY_BITS}), and a code per slot (0 not loaded, 1
+ * {@link KeyFilter#ABSENT}, else the page's length plus one); then the pages, one after another.
  */
 final class PackedFilter {
     /*
      * Most keys of a long-tailed crawl hold a few URLs: one class, one page. As objects such a key
      * holds 187 bytes besides its page (the filter 64, its metadata 56, the key's array 40, the
      * page array's header 16, a table slot 8), which at 100 URLs a key is 1.9 bytes per URL against
-     * issue 14's budget of 3 for everything. Packed it holds one array header, about 10 bytes of
-     * fields, its key's bytes and the table slot: 53 to 55 measured with JOL for a 20-character
-     * key. Unpacking costs the objects' allocation and a copy of the page, once per key per
+     * issue 14's budget of 3 for everything; a key of a few classes and pages holds 270 and more.
+     * Packed it holds one array header, its key's bytes, a few bytes of fields and a byte or two a
+     * page, and the table slot: 53 to 55 bytes measured with JOL for a one-page key of 20
+     * characters. Unpacking costs the objects' allocation and a copy of the pages, once per key per
      * checkpoint interval at most.
      */
 
     private static final int META_DIRTY = 1;
-    private static final int PAGE_DIRTY = 2;
+    private static final int LONE_DIRTY = 2;
     private static final int WHOLE_DUE = 4;
     private static final int EXACT = 8;
     private static final int SATURATED = 16;
+    private static final int DIRTY_BITS = 32;
+
+    /**
+     * The most page-table slots a packed key may have. A probe of a packed key walks its slot
+     * codes, and packing and unpacking copy every page: keys of more pages than this (more than
+     * about 5,000 URLs at 1e-4) stay objects, whose bytes are small beside their pages anyway.
+     */
+    static final int MAX_SLOTS = 16;
+
+    /** {@link #mightContain}: a page it would read is not loaded, so only the filter can say. */
+    static final int UNKNOWN = -1;
 
     private PackedFilter() {}
 
@@ -38,102 +51,227 @@ final class PackedFilter {
     static byte[] pack(KeyFilter f, int sizingIndex) {
         FilterMeta m = f.meta;
         byte[] key = f.keyBytes();
-        byte[] page = f.lonePage();
+        long[] dirty = f.loneDirty() ? null : f.dirtyBits();
         int flags =
                 (f.metaDirty ? META_DIRTY : 0)
-                        | (f.pageDirty() ? PAGE_DIRTY : 0)
+                        | (f.loneDirty() ? LONE_DIRTY : 0)
+                        | (dirty != null ? DIRTY_BITS : 0)
                         | (f.wholeDue() ? WHOLE_DUE : 0)
                         | (m.isExactFingerprints() ? EXACT : 0)
                         | (m.saturated ? SATURATED : 0);
-        long createdHere = zigzag(f.createdHere());
-        int n =
-                1
-                        + varintLength(key.length)
-                        + key.length
-                        + varintLength(sizingIndex)
-                        + varintLength(m.word0())
-                        + varintLength(m.capacity(0))
-                        + varintLength(m.entries(0))
-                        + varintLength(f.journaled())
-                        + varintLength(createdHere)
-                        + page.length;
+        int classes = m.classCount();
+        int slots = f.tableSlots();
+        long[] fields = new long[5 + 3 * classes + (dirty == null ? 0 : 1 + dirty.length) + slots];
+        int k = 0;
+        fields[k++] = sizingIndex;
+        fields[k++] = classes;
+        for (int c = 0; c < classes; c++) {
+            fields[k++] = m.classWord(c);
+            fields[k++] = m.capacity(c);
+            fields[k++] = m.entries(c);
+        }
+        fields[k++] = f.journaled();
+        fields[k++] = zigzag(f.createdHere());
+        fields[k++] = slots;
+        if (dirty != null) {
+            fields[k++] = dirty.length;
+            for (long w : dirty) {
+                fields[k++] = w;
+            }
+        }
+        int pageBytes = 0;
+        for (int i = 0; i < slots; i++) {
+            byte[] page = f.slotContent(i);
+            fields[k++] = page == null ? 0 : page == KeyFilter.ABSENT ? 1 : page.length + 1L;
+            pageBytes += page == null ? 0 : page.length;
+        }
+        int n = 1 + varintLength(key.length) + key.length + pageBytes;
+        for (long v : fields) {
+            n += varintLength(v);
+        }
         byte[] p = new byte[n];
         p[0] = (byte) flags;
         int at = putVarint(p, 1, key.length);
         System.arraycopy(key, 0, p, at, key.length);
         at += key.length;
-        at = putVarint(p, at, sizingIndex);
-        at = putVarint(p, at, m.word0());
-        at = putVarint(p, at, m.capacity(0));
-        at = putVarint(p, at, m.entries(0));
-        at = putVarint(p, at, f.journaled());
-        at = putVarint(p, at, createdHere);
-        System.arraycopy(page, 0, p, at, page.length);
+        for (long v : fields) {
+            at = putVarint(p, at, v);
+        }
+        for (int i = 0; i < slots; i++) {
+            byte[] page = f.slotContent(i);
+            if (page != null) {
+                System.arraycopy(page, 0, p, at, page.length);
+                at += page.length;
+            }
+        }
         return p;
+    }
+
+    /** A reading of a packed filter's fields, up to the slot codes. */
+    private static final class Reader {
+        final byte[] p;
+        int at;
+
+        Reader(byte[] p) {
+            this.p = p;
+            this.at = 1;
+            int keyLength = (int) next();
+            at += keyLength;
+        }
+
+        long next() {
+            long v = 0;
+            for (int shift = 0; ; shift += 7) {
+                byte b = p[at++];
+                v |= (long) (b & 0x7F) << shift;
+                if (b >= 0) {
+                    return v;
+                }
+            }
+        }
     }
 
     /** The filter {@code p} holds, as it was packed; {@code sizings} as given to {@link #pack}. */
     static KeyFilter unpack(byte[] p, List<Object> sizings) {
         int flags = p[0];
-        long[] v = new long[1];
-        int at = getVarint(p, 1, v);
-        byte[] key = Arrays.copyOfRange(p, at, at + (int) v[0]);
-        at += key.length;
-        at = getVarint(p, at, v);
-        Object sizing = sizings.get((int) v[0]);
-        at = getVarint(p, at, v);
-        long word0 = v[0];
-        at = getVarint(p, at, v);
-        long capacity0 = v[0];
-        at = getVarint(p, at, v);
-        long count0 = v[0];
-        at = getVarint(p, at, v);
-        int journaled = (int) v[0];
-        at = getVarint(p, at, v);
-        int createdHere = (int) unzigzag(v[0]);
+        int keyStart = 1 + varintLength(keyLength(p));
+        byte[] key = Arrays.copyOfRange(p, keyStart, keyStart + keyLength(p));
+        Reader r = new Reader(p);
+        Object sizing = sizings.get((int) r.next());
+        long[] classes = new long[3 * (int) r.next()];
+        for (int i = 0; i < classes.length; i++) {
+            classes[i] = r.next();
+        }
+        int journaled = (int) r.next();
+        int createdHere = (int) unzigzag(r.next());
+        int slots = (int) r.next();
+        long[] dirty = null;
+        if ((flags & DIRTY_BITS) != 0) {
+            dirty = new long[(int) r.next()];
+            for (int i = 0; i < dirty.length; i++) {
+                dirty[i] = r.next();
+            }
+        }
+        int[] codes = new int[slots];
+        for (int i = 0; i < slots; i++) {
+            codes[i] = (int) r.next();
+        }
+        int at = r.at;
+        byte[][] table = new byte[slots][];
+        for (int i = 0; i < slots; i++) {
+            if (codes[i] == 1) {
+                table[i] = KeyFilter.ABSENT;
+            } else if (codes[i] > 1) {
+                table[i] = Arrays.copyOfRange(p, at, at + codes[i] - 1);
+                at += codes[i] - 1;
+            }
+        }
         FilterMeta m =
-                FilterMeta.ofClass0(
+                FilterMeta.ofClassWords(
                         (flags & EXACT) != 0
                                 ? FilterMeta.EXACT_FINGERPRINTS
                                 : FilterMeta.FINGERPRINTS,
                         sizing,
-                        word0,
-                        capacity0,
-                        count0);
+                        classes);
         m.saturated = (flags & SATURATED) != 0;
-        byte[] page = at == p.length ? KeyFilter.ABSENT : Arrays.copyOfRange(p, at, p.length);
         return KeyFilter.unpacked(
                 key,
                 m,
-                page,
+                slots == 1 ? table[0] : table,
+                dirty,
+                (flags & LONE_DIRTY) != 0,
                 (flags & META_DIRTY) != 0,
-                (flags & PAGE_DIRTY) != 0,
                 (flags & WHOLE_DUE) != 0,
                 createdHere,
                 journaled);
     }
 
     /**
-     * What {@link KeyFilter#mightContain} answers for {@code fp} on the filter {@code p} holds,
-     * without unpacking it.
+     * What {@link KeyFilter#mightContain} answers for {@code fp} on the filter {@code p} holds (1
+     * yes, 0 no), without unpacking it; {@link #UNKNOWN} if that needs a page that is not loaded.
      */
-    static boolean mightContain(byte[] p, Fingerprint fp) {
-        long[] v = new long[1];
-        int at = getVarint(p, 1, v);
-        at += (int) v[0];
-        at = getVarint(p, at, v); // the sizing
-        at = getVarint(p, at, v);
-        long word0 = v[0];
-        for (int i = 0; i < 4; i++) { // capacity, count, journaled, created-here bits
-            at = getVarint(p, at, v);
+    static int mightContain(byte[] p, Fingerprint fp) {
+        Reader r = new Reader(p);
+        r.next(); // the sizing
+        int classes = (int) r.next();
+        long[] words = new long[classes];
+        for (int c = 0; c < classes; c++) {
+            words[c] = r.next();
+            r.next(); // capacity
+            r.next(); // count
         }
-        int width = (int) (word0 & 0xFF);
-        int level = (int) (word0 >>> 8 & 0xFF);
-        int split = (int) (word0 >>> 16);
-        long prefix = FingerprintClass.prefix(width, fp);
-        // One page: level and split are 0 (a split would have made a second), so it is page 0.
-        int s = FingerprintClass.suffixBits(width, level, split, 0);
-        return FingerprintPage.contains(p, at, s, prefix >>> (width - s));
+        r.next(); // journaled
+        int createdHere = (int) unzigzag(r.next());
+        int slots = (int) r.next();
+        if ((p[0] & DIRTY_BITS) != 0) {
+            for (int i = (int) r.next(); i > 0; i--) {
+                r.next();
+            }
+        }
+        int codesAt = r.at;
+        for (int i = 0; i < slots; i++) {
+            r.next();
+        }
+        int pagesAt = r.at;
+        // Newest class first, as KeyFilter#findClass; class c's pages follow those of classes < c.
+        int base = 0;
+        int[] bases = new int[classes];
+        for (int c = 0; c < classes; c++) {
+            bases[c] = base;
+            base += FingerprintClass.pages(level(words[c]), split(words[c]));
+        }
+        for (int c = classes - 1; c >= 0; c--) {
+            int width = (int) (words[c] & 0xFF);
+            int level = level(words[c]);
+            int split = split(words[c]);
+            long v = FingerprintClass.prefix(width, fp);
+            int index = FingerprintClass.page(level, split, v);
+            int slot = bases[c] + index;
+            if (slot >= slots) {
+                continue; // beyond the table: never stored
+            }
+            // The slot's code and where its page starts: codes and pages of the slots before it.
+            r.at = codesAt;
+            int from = pagesAt;
+            for (int i = 0; i < slot; i++) {
+                long code = r.next();
+                from += code > 1 ? (int) code - 1 : 0;
+            }
+            long code = r.next();
+            if (code == 0) {
+                if (c < 32 && (createdHere >>> c & 1) != 0) {
+                    continue; // created in the cache and never filled: empty
+                }
+                return UNKNOWN;
+            }
+            if (code == 1) {
+                continue;
+            }
+            int s = FingerprintClass.suffixBits(width, level, split, index);
+            if (FingerprintPage.contains(p, from, from + (int) code - 1, s, v >>> (width - s))) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    private static int level(long word) {
+        return (int) (word >>> 8 & 0xFF);
+    }
+
+    private static int split(long word) {
+        return (int) (word >>> 16);
+    }
+
+    private static int keyLength(byte[] p) {
+        int len = 0;
+        for (int shift = 0, at = 1; ; shift += 7) {
+            byte b = p[at++];
+            len |= (b & 0x7F) << shift;
+            if (b >= 0) {
+                return len;
+            }
+        }
     }
 
     /** True if {@code p} is {@code key}'s filter; allocates nothing. */
@@ -141,18 +279,11 @@ final class PackedFilter {
         if (!(key instanceof String s)) {
             return false; // packed keys are ASCII strings'
         }
-        int at = 1;
-        int len = 0;
-        for (int shift = 0; ; shift += 7) {
-            byte b = p[at++];
-            len |= (b & 0x7F) << shift;
-            if (b >= 0) {
-                break;
-            }
-        }
+        int len = keyLength(p);
         if (s.length() != len) {
             return false;
         }
+        int at = 1 + varintLength(len);
         for (int i = 0; i < len; i++) {
             if (s.charAt(i) != p[at + i]) {
                 return false;
@@ -163,10 +294,9 @@ final class PackedFilter {
 
     /** The key's {@code hashCode()}, as {@link KeyFilter#keyHash()} gives it. */
     static int keyHash(byte[] p) {
-        long[] v = new long[1];
-        int at = getVarint(p, 1, v);
+        int len = keyLength(p);
         int h = 0;
-        for (int i = at, end = at + (int) v[0]; i < end; i++) {
+        for (int i = 1 + varintLength(len), end = i + len; i < end; i++) {
             h = 31 * h + p[i];
         }
         return h;
@@ -174,7 +304,7 @@ final class PackedFilter {
 
     /** True if keyed state lacks something this filter holds (a journal stands in for it). */
     static boolean isDirty(byte[] p) {
-        return (p[0] & (META_DIRTY | PAGE_DIRTY)) != 0;
+        return (p[0] & (META_DIRTY | LONE_DIRTY | DIRTY_BITS)) != 0;
     }
 
     /** True for exact mode's fingerprint pages ({@link FilterMeta#EXACT_FINGERPRINTS}). */
@@ -182,15 +312,42 @@ final class PackedFilter {
         return (p[0] & EXACT) != 0;
     }
 
-    /** Bytes of the page alone (0 for none). */
-    static int pageBytes(byte[] p) {
-        long[] v = new long[1];
-        int at = getVarint(p, 1, v);
-        at += (int) v[0];
-        for (int i = 0; i < 6; i++) {
-            at = getVarint(p, at, v);
+    /** Pages held (slots with a page, not {@link KeyFilter#ABSENT} or unloaded). */
+    static int loadedPages(byte[] p) {
+        int n = 0;
+        for (long code : codes(p)) {
+            n += code > 1 ? 1 : 0;
         }
-        return p.length - at;
+        return n;
+    }
+
+    /** Bytes of the pages alone. */
+    static long pageBytes(byte[] p) {
+        long n = 0;
+        for (long code : codes(p)) {
+            n += code > 1 ? code - 1 : 0;
+        }
+        return n;
+    }
+
+    private static long[] codes(byte[] p) {
+        Reader r = new Reader(p);
+        r.next();
+        for (int c = 3 * (int) r.next(); c > 0; c--) {
+            r.next();
+        }
+        r.next();
+        r.next();
+        long[] codes = new long[(int) r.next()];
+        if ((p[0] & DIRTY_BITS) != 0) {
+            for (int i = (int) r.next(); i > 0; i--) {
+                r.next();
+            }
+        }
+        for (int i = 0; i < codes.length; i++) {
+            codes[i] = r.next();
+        }
+        return codes;
     }
 
     /**
@@ -225,17 +382,5 @@ final class PackedFilter {
         }
         p[at++] = (byte) v;
         return at;
-    }
-
-    private static int getVarint(byte[] p, int at, long[] out) {
-        long v = 0;
-        for (int shift = 0; ; shift += 7) {
-            byte b = p[at++];
-            v |= (long) (b & 0x7F) << shift;
-            if (b >= 0) {
-                out[0] = v;
-                return at;
-            }
-        }
     }
 }

@@ -209,4 +209,12 @@ class FilterCacheFootprintTest {
                 .as("bytes per key besides page contents")
                 .isLessThan(64);
     }
+
+    /** A key of two classes (370 URLs) packed: 268 bytes besides its pages as objects. */
+    @Test
+    void aPackedKeyOfTwoClassesCostsLessThan72BytesBesidesItsPages() throws Exception {
+        assertThat(besidesPagesPerKey(370, 2, true))
+                .as("bytes per key besides page contents")
+                .isLessThan(72);
+    }
 }

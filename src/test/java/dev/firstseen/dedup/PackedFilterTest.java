@@ -81,26 +81,30 @@ class PackedFilterTest {
     }
 
     /**
-     * 300 keys of {@code urls} URLs, written whole at one checkpoint and, if {@code journaled},
-     * given more URLs that the next one journals: every packable key is packed, and unpacked it
-     * answers for its URLs and for 2,000 absent ones as before, with the same metadata, dirty
-     * flags, journal count and heap bytes.
+     * {@code keys} keys of {@code urls} URLs, written whole at one checkpoint and, if {@code
+     * journaled}, given more URLs that the next one journals: every packable key is packed (all of
+     * them, or none past {@link PackedFilter#MAX_SLOTS} pages), a probe answers from the packed
+     * form as the filter did, and unpacked a key answers for its URLs and for 2,000 absent ones as
+     * before, with the same metadata, dirty bits, journal count and heap bytes.
      */
-    @ParameterizedTest(name = "{0} mode, {1} URLs a key, journaled: {2}")
+    @ParameterizedTest(name = "{0} mode, {2} keys of {1} URLs, journaled: {3}, packed: {4}")
     @CsvSource({
-        "approximate, 0, false",
-        "approximate, 1, false",
-        "approximate, 20, true",
-        "approximate, 150, true",
-        "approximate, 600, false",
-        "exact, 20, true",
-        "exact, 100, false"
+        "approximate, 0, 300, false, true",
+        "approximate, 1, 300, false, true",
+        "approximate, 20, 300, true, true",
+        "approximate, 150, 300, true, true",
+        "approximate, 600, 100, false, true",
+        "approximate, 3000, 20, true, true",
+        "exact, 20, 300, true, true",
+        "exact, 100, 300, false, true",
+        "exact, 2000, 20, true, true",
+        "exact, 12000, 3, false, false"
     })
-    void anUnpackedKeyIsTheFilterThatWasPacked(String mode, int urls, boolean journaled)
+    void anUnpackedKeyIsTheFilterThatWasPacked(
+            String mode, int urls, int keys, boolean journaled, boolean expectPacked)
             throws Exception {
         ForgetfulJournal b = new ForgetfulJournal(filterOf(mode));
         FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
-        int keys = 300;
         for (int k = 0; k < keys; k++) {
             insert(cache, b, "site-" + k + ".example.com", 0, urls);
         }
@@ -132,8 +136,7 @@ class PackedFilterTest {
         assertThat(cache.pages()).isEqualTo(pages);
         assertThat(cache.pageBytes()).isEqualTo(pageBytes);
 
-        boolean onePage = urls < 200; // class 0 holds about 209 at 1e-4; exact keys split at 512
-        assertThat(packed).isEqualTo(packable).isEqualTo(onePage ? keys : 0);
+        assertThat(packed).isEqualTo(packable).isEqualTo(expectPacked ? keys : 0);
         assertThat(cache.packedKeys()).isEqualTo(packed);
         assertThat(cache.keys()).isEqualTo(keys);
         if (packed > 0) {
@@ -146,7 +149,7 @@ class PackedFilterTest {
             for (int u = 0; u < 3000; u++) {
                 int a = cache.probe(key, fp(key, u - 2000), mode.equals("exact"));
                 if (a == FilterCache.NOT_PACKED) {
-                    assertThat(onePage).as("a key of one page is packed").isFalse();
+                    assertThat(expectPacked).as("probe of a packed key").isFalse();
                     yes = answers.get(key);
                     break;
                 }
@@ -154,7 +157,7 @@ class PackedFilterTest {
             }
             assertThat(yes).as(key).isEqualTo(answers.get(key));
         }
-        assertThat(cache.packedAnswers()).isEqualTo(onePage ? 3000L * keys : 0);
+        assertThat(cache.packedAnswers()).isEqualTo(expectPacked ? 3000L * keys : 0);
         assertThat(cache.probe("not-cached.example.com", fp("x", 1), false))
                 .isEqualTo(FilterCache.NOT_PACKED);
         assertThat(cache.packedKeys()).isEqualTo(packed);
@@ -178,6 +181,7 @@ class PackedFilterTest {
         s.append(" metaDirty=").append(f.metaDirty).append(" dirtyPages=").append(f.dirtyPages());
         s.append(" journaled=").append(f.journaled()).append(" mayJournal=").append(f.mayJournal());
         s.append(" bytes=").append(f.bytes()).append(" pageBytes=").append(f.pageBytes());
+        s.append(" loadedPages=").append(f.loadedPages()).append(" slots=").append(f.tableSlots());
         s.append(" keyHash=").append(f.keyHash()).append(" hasKey=").append(f.hasKey(key));
         int found = 0;
         for (int u = -2000; u < 1000; u++) {
@@ -187,6 +191,49 @@ class PackedFilterTest {
             }
         }
         return s.append(" found=").append(found).toString();
+    }
+
+    /**
+     * Keys read back from state load only the pages their records touch. Packed, a probe that would
+     * need a page not loaded answers {@link FilterCache#NOT_PACKED}, and the filter then loads it:
+     * every URL is found, through the probe or the filter.
+     */
+    @ParameterizedTest(name = "{0} mode")
+    @ValueSource(strings = {"approximate", "exact"})
+    void pagesNotLoadedAreReadThroughTheFilter(String mode) throws Exception {
+        ForgetfulJournal b = new ForgetfulJournal(filterOf(mode));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
+        int keys = 30;
+        int urls = 2500;
+        for (int k = 0; k < keys; k++) {
+            insert(cache, b, "site-" + k + ".example.com", 0, urls);
+        }
+        cache.flushAll();
+        int unknown = 0;
+        for (int k = 0; k < keys; k++) {
+            String key = "site-" + k + ".example.com";
+            cache.remove(key); // state holds it whole: read it back, touching one URL's pages
+            KeyFilter f = cache.get(key);
+            assertThat(f.mightContain(fp(key, 7), b.state.source(key))).isTrue();
+            assertThat(f.loadedPages()).isLessThan(f.tableSlots());
+        }
+        cache.flushAll();
+        assertThat(cache.pack()).isEqualTo(keys);
+        for (int k = 0; k < keys; k++) {
+            String key = "site-" + k + ".example.com";
+            for (int u = 0; u < urls; u += 5) {
+                int a = cache.probe(key, fp(key, u), mode.equals("exact"));
+                if (a == FilterCache.NOT_PACKED) {
+                    unknown++;
+                    KeyFilter f = cache.get(key); // unpacks; the next probe finds it unpacked
+                    assertThat(f.mightContain(fp(key, u), b.state.source(key))).isTrue();
+                } else {
+                    assertThat(a).as(key + " " + u).isEqualTo(1);
+                }
+            }
+        }
+        assertThat(unknown).as("probes that needed a page from state").isPositive();
+        assertThat(cache.packedAnswers()).as("probes answered packed").isPositive();
     }
 
     /**
@@ -270,8 +317,8 @@ class PackedFilterTest {
         // A large key, touched after the pack: the packed small keys make room for it first.
         insert(cache, b, "large.example.com", 0, 2000);
         cache.flushAll();
-        assertThat(cache.pack()).isEqualTo(keys);
-        for (int grown = 2000; cache.packedKeys() == keys; grown += 500) {
+        assertThat(cache.pack()).isEqualTo(keys + 1); // the large key's few pages too
+        for (int grown = 2000; cache.evictions() == 0; grown += 500) {
             insert(cache, b, "large.example.com", grown, grown + 500);
             assertThat(grown).as("the budget was never reached").isLessThan(2_000_000);
         }
