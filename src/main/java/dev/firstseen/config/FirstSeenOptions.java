@@ -346,6 +346,19 @@ public final class FirstSeenOptions {
                                     + " default): dedup.bloom.cache-heap-fraction of the slot's"
                                     + " share of the task heap.");
 
+    public static final ConfigOption<Integer> FILTER_CACHE_PACK_MAX_PAGES =
+            ConfigOptions.key("dedup.bloom.cache-pack-max-pages")
+                    .intType()
+                    .defaultValue(dev.firstseen.dedup.DedupConfig.DEFAULT_PACK_MAX_PAGES)
+                    .withDescription(
+                            "At each checkpoint the filter cache folds every compressed-fingerprint"
+                                    + " key of at most this many page slots into one byte array"
+                                    + " (about 55 bytes of heap besides its pages instead of 187"
+                                    + " to 270 as objects), until a new URL of the key unpacks"
+                                    + " it; 0 packs none. From 0 to 16: with more pages a probe"
+                                    + " of a packed key walks more slots, and packing copies more"
+                                    + " pages.");
+
     public static final ConfigOption<Double> FILTER_CACHE_HEAP_FRACTION =
             ConfigOptions.key("dedup.bloom.cache-heap-fraction")
                     .doubleType()
@@ -480,6 +493,7 @@ public final class FirstSeenOptions {
                     FALSE_POSITIVE_RATE,
                     FILTER_CACHE_SIZE,
                     FILTER_CACHE_HEAP_FRACTION,
+                    FILTER_CACHE_PACK_MAX_PAGES,
                     RECENT_CACHE_ENTRIES,
                     ALLOW_SETTINGS_CHANGE,
                     REVISIT_AFTER,

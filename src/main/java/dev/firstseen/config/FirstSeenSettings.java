@@ -296,6 +296,13 @@ public final class FirstSeenSettings {
                     "'dedup.bloom.cache-heap-fraction' must be above 0 and at most 0.8 (a share of"
                             + " the slot's task heap; the rest of the task needs heap too)");
         }
+        int packMaxPages = conf.get(FILTER_CACHE_PACK_MAX_PAGES);
+        if (packMaxPages < 0 || packMaxPages > DedupConfig.DEFAULT_PACK_MAX_PAGES) {
+            problems.add(
+                    "'dedup.bloom.cache-pack-max-pages' must be between 0 (pack no key) and "
+                            + DedupConfig.DEFAULT_PACK_MAX_PAGES
+                            + " (page slots of a key packed at a checkpoint)");
+        }
         if (conf.get(RECENT_CACHE_ENTRIES) < 0 || conf.get(RECENT_CACHE_ENTRIES) > 1 << 26) {
             problems.add("'dedup.recent-cache.entries' must be between 0 and 67108864");
         }
@@ -530,6 +537,7 @@ public final class FirstSeenSettings {
                 .filterCacheBytes(
                         conf.getOptional(FILTER_CACHE_SIZE).map(MemorySize::getBytes).orElse(0L))
                 .filterCacheHeapFraction(conf.get(FILTER_CACHE_HEAP_FRACTION))
+                .packMaxPages(conf.get(FILTER_CACHE_PACK_MAX_PAGES))
                 .recentCacheEntries(conf.get(RECENT_CACHE_ENTRIES))
                 .guarded("canonical.profile", canonicalizer().profile().id())
                 .guarded("canonical.idna", Canonicalizer.idnaVersion())

@@ -36,6 +36,8 @@ import java.util.TreeMap;
  * @param exactPageEntries entries per page past which exact mode's fingerprint pages split
  * @param pageJournalShare the size of a fingerprint filter's page journal, as a share of its pages'
  *     bytes, past which a checkpoint writes its changed pages whole; 0 writes them whole every time
+ * @param packMaxPages the most page slots of a key the filter cache packs into one array at a
+ *     checkpoint ({@link PackedFilter}); 0 packs none
  */
 public record DedupConfig(
         DedupMode mode,
@@ -54,7 +56,8 @@ public record DedupConfig(
         boolean compactBeforeCheckpoint,
         ExactStoreType exactStore,
         int exactPageEntries,
-        double pageJournalShare)
+        double pageJournalShare,
+        int packMaxPages)
         implements Serializable {
 
     public DedupConfig {
@@ -84,6 +87,12 @@ public record DedupConfig(
      * half of growth. Chosen by a sweep of 50 M-URL runs (README, "Page journal").
      */
     public static final double DEFAULT_PAGE_JOURNAL_SHARE = 0.75;
+
+    /**
+     * Default and largest value of {@code dedup.bloom.cache-pack-max-pages}: see {@link
+     * PackedFilter#MAX_SLOTS}.
+     */
+    public static final int DEFAULT_PACK_MAX_PAGES = PackedFilter.MAX_SLOTS;
 
     /** Default of {@code dedup.bloom.rebuild-step}. */
     public static final long DEFAULT_REBUILD_STEP = 4096;
@@ -152,6 +161,13 @@ public record DedupConfig(
         private ExactStoreType exactStore = ExactStoreType.AUTO;
         private int exactPageEntries = DEFAULT_EXACT_PAGE_ENTRIES;
         private double pageJournalShare = DEFAULT_PAGE_JOURNAL_SHARE;
+        private int packMaxPages = DEFAULT_PACK_MAX_PAGES;
+
+        /** See {@link DedupConfig#packMaxPages}. */
+        public Builder packMaxPages(int pages) {
+            this.packMaxPages = pages;
+            return this;
+        }
 
         /** See {@link DedupConfig#pageJournalShare}. */
         public Builder pageJournalShare(double share) {
@@ -284,7 +300,8 @@ public record DedupConfig(
                     compactBeforeCheckpoint,
                     exactStore.resolve(revisitAfterMillis > 0 || forgetAfterMillis > 0, f.bits()),
                     exactPageEntries,
-                    pageJournalShare);
+                    pageJournalShare,
+                    packMaxPages);
         }
     }
 }

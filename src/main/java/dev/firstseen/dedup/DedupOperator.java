@@ -242,7 +242,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                                 .getTaskManagerInfo()
                                 .getConfiguration(),
                         Runtime.getRuntime().maxMemory());
-        cache = new FilterCache(new StateBacking(), cacheBudget.bytes());
+        cache = new FilterCache(new StateBacking(), cacheBudget.bytes(), config.packMaxPages());
         recent = new RecentFingerprintCache(config.recentCacheEntries());
         lastSummaryNanos = System.nanoTime() - SUMMARY_INTERVAL_NANOS; // first checkpoint logs
         recordsAtSummary = -1;

@@ -11,10 +11,10 @@ import java.util.List;
  * leaves the cache at once and drops its pages; its object may stay in the dirty list, unflagged,
  * until the list is compacted or the next checkpoint.
  *
- * <p>After each checkpoint's flush, {@link #pack()} folds every filter of up to {@link
- * PackedFilter#MAX_SLOTS} pages into a {@link PackedFilter}, one byte array in the table. {@link
- * #probe} answers a duplicate from it; {@link #get} unpacks it. Packed keys had no new URL since
- * then, so eviction takes them before any filter, in table order.
+ * <p>After each checkpoint's flush, {@link #pack()} folds every filter of up to {@code
+ * dedup.bloom.cache-pack-max-pages} pages into a {@link PackedFilter}, one byte array in the table.
+ * {@link #probe} answers a duplicate from it; {@link #get} unpacks it. Packed keys had no new URL
+ * since then, so eviction takes them before any filter, in table order.
  *
  * <p>Not thread-safe: one instance per operator instance, used from the task thread.
  */
@@ -46,6 +46,9 @@ final class FilterCache {
 
     private final Backing backing;
     private final long budget;
+
+    /** The most page slots of a key {@link #pack()} packs; 0 packs none. */
+    private final int packMaxPages;
 
     /** Filters and {@link PackedFilter}s ({@code byte[]}), by key. */
     private Object[] table = new Object[1024];
@@ -91,8 +94,13 @@ final class FilterCache {
     private long packedAnswers;
 
     FilterCache(Backing backing, long budgetBytes) {
+        this(backing, budgetBytes, PackedFilter.MAX_SLOTS);
+    }
+
+    FilterCache(Backing backing, long budgetBytes, int packMaxPages) {
         this.backing = backing;
         this.budget = budgetBytes;
+        this.packMaxPages = packMaxPages;
     }
 
     /** The filter of {@code key}, loaded (or created) on a miss. */
@@ -206,7 +214,7 @@ final class FilterCache {
         KeyFilter next;
         for (KeyFilter f = oldest; f != null; f = next) {
             next = f.newer;
-            if (!f.packable()) {
+            if (!f.packable() || f.tableSlots() > packMaxPages) {
                 continue;
             }
             int sizing = sizingIndex(f.meta.sizing());

@@ -160,6 +160,30 @@ class FirstSeenSettingsTest {
     }
 
     @Test
+    void packedKeysHaveAtMost16Pages() {
+        assertThat(
+                        FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092"))
+                                .dedupConfig()
+                                .packMaxPages())
+                .isEqualTo(16);
+        assertThat(
+                        FirstSeenSettings.from(
+                                        args(
+                                                "--kafka.bootstrap-servers", "b:9092",
+                                                "--dedup.bloom.cache-pack-max-pages", "0"))
+                                .dedupConfig()
+                                .packMaxPages())
+                .isZero();
+        for (String bad : new String[] {"-1", "17"}) {
+            refused("--dedup.bloom.cache-pack-max-pages", bad)
+                    .as(bad)
+                    .hasMessageContaining(
+                            "'dedup.bloom.cache-pack-max-pages' must be between 0 (pack no key)"
+                                    + " and 16");
+        }
+    }
+
+    @Test
     void thePageJournalShareIsAShare() {
         assertThat(
                         FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092"))

@@ -193,6 +193,22 @@ class PackedFilterTest {
         return s.append(" found=").append(found).toString();
     }
 
+    /** {@code dedup.bloom.cache-pack-max-pages}: keys of more page slots than it stay objects. */
+    @ParameterizedTest(name = "at most {0} pages")
+    @CsvSource({"0, 0", "1, 100", "4, 200", "16, 200"})
+    void theCachePacksKeysOfAtMostItsPageLimit(int maxPages, int expected) throws Exception {
+        ForgetfulJournal b = new ForgetfulJournal(filterOf("exact"));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE, maxPages);
+        // Exact mode's pages split at 512 entries: 100 keys of one page, 100 of about four.
+        for (int k = 0; k < 200; k++) {
+            insert(cache, b, "site-" + k + ".example.com", 0, k < 100 ? 50 : 1500);
+        }
+        cache.flushAll();
+        assertThat(cache.filters()).filteredOn(f -> f.tableSlots() > 4).isEmpty();
+        assertThat(cache.filters()).filteredOn(f -> f.tableSlots() > 1).hasSize(100);
+        assertThat(cache.pack()).isEqualTo(expected);
+    }
+
     /**
      * Keys read back from state load only the pages their records touch. Packed, a probe that would
      * need a page not loaded answers {@link FilterCache#NOT_PACKED}, and the filter then loads it:
