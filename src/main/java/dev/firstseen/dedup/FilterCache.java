@@ -58,7 +58,7 @@ final class FilterCache {
 
     private int packedKeys;
 
-    /** Packed keys that hold a page (not {@link KeyFilter#ABSENT}). */
+    /** Pages that packed keys hold (slots neither unloaded nor {@link KeyFilter#ABSENT}). */
     private int packedPages;
 
     /** The table slot where eviction looks for the next packed key. */
