@@ -50,10 +50,11 @@ public final class Size {
 
     private static final Figure FINGERPRINT_KEY =
             new Figure(
-                    218,
-                    "docs/bench-2m-fpp1e-4-session14.txt: 2,000 cached keys, 218 B each as the"
-                            + " filter cache counts them (FilterCacheFootprintTest: within 10% of"
-                            + " JOL; 246 before the fourteenth session)");
+                    81,
+                    "docs/scale-50m-approximate-fpp1e-4-packed-pages-session16.txt: 20,000 cached"
+                            + " keys, 81 B each as the filter cache counts them after a checkpoint,"
+                            + " most of them packed (FilterCacheFootprintTest: within 10% of JOL;"
+                            + " 426 before keys were packed, 218 on the 2 M stream)");
 
     /**
      * Exact mode's figures with {@code dedup.exact.store: PAGES}, where the rate plays no part.
