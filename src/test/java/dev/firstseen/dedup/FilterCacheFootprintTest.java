@@ -67,42 +67,13 @@ class FilterCacheFootprintTest {
                 .isBetween(perKeyMeasured * 0.9, perKeyMeasured * 1.1);
     }
 
-    /**
-     * Keyed state that takes a key's new inserts as a journal element at a checkpoint, as the
-     * operator does: the key then leaves the cache's dirty set but keeps its dirty-page bits.
-     */
-    private static final class JournalingBacking implements FilterCache.Backing {
-        final FilterCacheTest.MemoryBacking state =
-                new FilterCacheTest.MemoryBacking(() -> FilterMeta.createFingerprints(128, 1e-4));
-        int journaled;
-
-        @Override
-        public KeyFilter load(Object key) {
-            return state.load(key);
-        }
-
-        @Override
-        public int write(KeyFilter f) throws Exception {
-            int n = state.write(f);
-            f.wroteWhole(true);
-            return n;
-        }
-
-        @Override
-        public int flush(KeyFilter f) throws Exception {
-            if (f.mayJournal() && f.pendingCount() > 0 && f.takePending(1.0) != null) {
-                journaled++;
-                return 0;
-            }
-            return write(f);
-        }
-    }
-
     @ParameterizedTest(name = "{0} keys of {1} + {2} URLs")
     @CsvSource({"2000, 1, 1", "1000, 20, 5", "200, 3000, 300"})
     void keysWhoseInsertsWentToTheirJournalAreCountedAsMeasured(int keys, int first, int then)
             throws Exception {
-        JournalingBacking b = new JournalingBacking();
+        FilterCacheTest.JournalingBacking b =
+                new FilterCacheTest.JournalingBacking(
+                        () -> FilterMeta.createFingerprints(128, 1e-4));
         FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
         long empty = heldBy(cache).totalSize();
         for (int round = 0; round < 2; round++) {

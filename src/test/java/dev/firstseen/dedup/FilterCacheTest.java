@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +55,44 @@ class FilterCacheTest {
 
         PageSource source(Object key) {
             return id -> pages.getOrDefault(key, Map.of()).get(id);
+        }
+    }
+
+    /**
+     * Keyed state that takes a key's new inserts as a journal element at a checkpoint, as the
+     * operator does (the key then leaves the cache's dirty list but keeps its dirty-page bits), but
+     * keeps nothing of the journal: a key whose pages stay dirty must be written whole before it
+     * leaves the cache, or its journaled inserts are missing from state.
+     */
+    static final class JournalingBacking implements FilterCache.Backing {
+        final MemoryBacking state;
+        final Set<Object> journaledKeys = new HashSet<>();
+        int journaled;
+
+        JournalingBacking(java.util.function.Supplier<FilterMeta> newFilter) {
+            state = new MemoryBacking(newFilter);
+        }
+
+        @Override
+        public KeyFilter load(Object key) {
+            return state.load(key);
+        }
+
+        @Override
+        public int write(KeyFilter f) throws Exception {
+            int n = state.write(f);
+            f.wroteWhole(true);
+            return n;
+        }
+
+        @Override
+        public int flush(KeyFilter f) throws Exception {
+            if (f.mayJournal() && f.pendingCount() > 0 && f.takePending(1.0) != null) {
+                journaled++;
+                journaledKeys.add(f.key());
+                return 0;
+            }
+            return write(f);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.firstseen.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.firstseen.dedup.FilterCacheTest.JournalingBacking;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -22,43 +23,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * eviction while a journal still stands in for its changes.
  */
 class PackedFilterTest {
-    /**
-     * Keyed state that journals a key's inserts at a checkpoint, as the operator does, but keeps
-     * nothing of the journal: a key whose pages stay dirty must be written whole before it leaves
-     * the cache, or its journaled inserts are missing from state (false negatives on reload).
-     */
-    private static final class ForgetfulJournal implements FilterCache.Backing {
-        final FilterCacheTest.MemoryBacking state;
-        final Set<Object> journaledKeys = new HashSet<>();
-        int journaled;
-
-        ForgetfulJournal(Supplier<FilterMeta> newFilter) {
-            state = new FilterCacheTest.MemoryBacking(newFilter);
-        }
-
-        @Override
-        public KeyFilter load(Object key) {
-            return state.load(key);
-        }
-
-        @Override
-        public int write(KeyFilter f) throws Exception {
-            int n = state.write(f);
-            f.wroteWhole(true);
-            return n;
-        }
-
-        @Override
-        public int flush(KeyFilter f) throws Exception {
-            if (f.mayJournal() && f.pendingCount() > 0 && f.takePending(1.0) != null) {
-                journaled++;
-                journaledKeys.add(f.key());
-                return 0;
-            }
-            return write(f);
-        }
-    }
-
     private static Supplier<FilterMeta> filterOf(String mode) {
         return mode.equals("exact")
                 ? () -> FilterMeta.createExactFingerprints(128)
@@ -69,7 +33,7 @@ class PackedFilterTest {
         return Fingerprint.of("http://" + key + "/page/" + u);
     }
 
-    private static void insert(FilterCache cache, ForgetfulJournal b, String key, int from, int to)
+    private static void insert(FilterCache cache, JournalingBacking b, String key, int from, int to)
             throws Exception {
         KeyFilter f = cache.get(key);
         long before = f.bytes();
@@ -103,7 +67,7 @@ class PackedFilterTest {
     void anUnpackedKeyIsTheFilterThatWasPacked(
             String mode, int urls, int keys, boolean journaled, boolean expectPacked)
             throws Exception {
-        ForgetfulJournal b = new ForgetfulJournal(filterOf(mode));
+        JournalingBacking b = new JournalingBacking(filterOf(mode));
         FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
         for (int k = 0; k < keys; k++) {
             insert(cache, b, "site-" + k + ".example.com", 0, urls);
@@ -174,7 +138,7 @@ class PackedFilterTest {
     }
 
     /** What a filter holds and answers, as a string to compare. */
-    private static String describe(KeyFilter f, ForgetfulJournal b) throws Exception {
+    private static String describe(KeyFilter f, JournalingBacking b) throws Exception {
         String key = (String) f.key();
         StringBuilder s = new StringBuilder();
         s.append(f.meta).append(" saturated=").append(f.meta.saturated);
@@ -197,7 +161,7 @@ class PackedFilterTest {
     @ParameterizedTest(name = "at most {0} pages")
     @CsvSource({"0, 0", "1, 100", "4, 200", "16, 200"})
     void theCachePacksKeysOfAtMostItsPageLimit(int maxPages, int expected) throws Exception {
-        ForgetfulJournal b = new ForgetfulJournal(filterOf("exact"));
+        JournalingBacking b = new JournalingBacking(filterOf("exact"));
         FilterCache cache = new FilterCache(b, Long.MAX_VALUE, maxPages);
         // Exact mode's pages split at 512 entries: 100 keys of one page, 100 of about four.
         for (int k = 0; k < 200; k++) {
@@ -217,7 +181,7 @@ class PackedFilterTest {
     @ParameterizedTest(name = "{0} mode")
     @ValueSource(strings = {"approximate", "exact"})
     void pagesNotLoadedAreReadThroughTheFilter(String mode) throws Exception {
-        ForgetfulJournal b = new ForgetfulJournal(filterOf(mode));
+        JournalingBacking b = new JournalingBacking(filterOf(mode));
         FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
         int keys = 30;
         int urls = 2500;
@@ -260,7 +224,7 @@ class PackedFilterTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(ints = {14, 15})
     void lookupsFindPackedAndUnpackedKeysAlike(int seed) throws Exception {
-        ForgetfulJournal b = new ForgetfulJournal(filterOf("approximate"));
+        JournalingBacking b = new JournalingBacking(filterOf("approximate"));
         FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
         Map<String, Integer> model = new HashMap<>();
         Random random = new Random(seed);
@@ -318,7 +282,7 @@ class PackedFilterTest {
     @ParameterizedTest(name = "{0} mode")
     @ValueSource(strings = {"approximate", "exact"})
     void evictedPackedKeysLeaveStateWholeAndGoFirst(String mode) throws Exception {
-        ForgetfulJournal b = new ForgetfulJournal(filterOf(mode));
+        JournalingBacking b = new JournalingBacking(filterOf(mode));
         int keys = 400;
         FilterCache cache = new FilterCache(b, 1L << 20);
         for (int k = 0; k < keys; k++) {
