@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -155,6 +156,33 @@ class PackedFilterTest {
             }
         }
         return s.append(" found=").append(found).toString();
+    }
+
+    /**
+     * A key longer than 127 bytes (its length takes two varint bytes) packs and is found like any
+     * other; a key that is not ASCII stays an object (only ASCII keys are kept as bytes).
+     */
+    @Test
+    void longKeysPackAndNonAsciiKeysStayObjects() throws Exception {
+        JournalingBacking b = new JournalingBacking(filterOf("approximate"));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
+        String longKey = "a".repeat(300) + ".example.com";
+        String unicode = "bücher.example";
+        for (String key : List.of(longKey, unicode)) {
+            insert(cache, b, key, 0, 40);
+        }
+        cache.flushAll();
+        assertThat(cache.pack()).isEqualTo(1);
+        assertThat(cache.filters()).extracting(KeyFilter::key).containsExactly(unicode);
+        for (int u = 0; u < 40; u++) {
+            assertThat(cache.probe(longKey, fp(longKey, u), false)).isEqualTo(1);
+        }
+        assertThat(cache.probe(longKey.substring(1), fp(longKey, 1), false))
+                .isEqualTo(FilterCache.NOT_PACKED);
+        KeyFilter f = cache.get(longKey);
+        assertThat(f.key()).isEqualTo(longKey);
+        assertThat(f.keyHash()).isEqualTo(longKey.hashCode());
+        assertThat(cache.packedKeys()).isZero();
     }
 
     /** {@code dedup.bloom.cache-pack-max-pages}: keys of more page slots than it stay objects. */
