@@ -11,10 +11,11 @@ import java.util.List;
  * form ({@link #mightContain}) and unpacks one when a new URL of its key comes.
  *
  * <p>Layout: flags (1 byte), the key's length (varint) and ASCII bytes, then varints: the sizing's
- * index in the cache's list, the class count and each class's word, capacity and count, the
- * journaled count, the created-here bits (zigzag), the page table's slot count, the dirty-bit words
- * (their count, then each; only with {@link #DIRTY_BITS}), and a code per slot (0 not loaded, 1
- * {@link KeyFilter#ABSENT}, else the page's length plus one); then the pages, one after another.
+ * index in the cache's list, the class count and each class's word, capacity (0 for none, else one
+ * more) and count, the journaled count, the created-here bits (zigzag), the page table's slot
+ * count, the dirty-bit words (their count, then each; only with {@link #DIRTY_BITS}), and a code
+ * per slot (0 not loaded, 1 {@link KeyFilter#ABSENT}, else the page's length plus one); then the
+ * pages, one after another.
  */
 final class PackedFilter {
     /*
@@ -67,7 +68,7 @@ final class PackedFilter {
         fields[k++] = classes;
         for (int c = 0; c < classes; c++) {
             fields[k++] = m.classWord(c);
-            fields[k++] = m.capacity(c);
+            fields[k++] = capacityCode(m.capacity(c));
             fields[k++] = m.entries(c);
         }
         fields[k++] = f.journaled();
@@ -140,7 +141,7 @@ final class PackedFilter {
         Object sizing = sizings.get((int) r.next());
         long[] classes = new long[3 * (int) r.next()];
         for (int i = 0; i < classes.length; i++) {
-            classes[i] = r.next();
+            classes[i] = i % 3 == 1 ? capacity(r.next()) : r.next();
         }
         int journaled = (int) r.next();
         int createdHere = (int) unzigzag(r.next());
@@ -253,6 +254,18 @@ final class PackedFilter {
             }
         }
         return 0;
+    }
+
+    /**
+     * A class's capacity as stored: exact mode's pages have none ({@code Long.MAX_VALUE}), which as
+     * a varint would take 9 bytes on every packed key; it is 0 here, any other capacity one more.
+     */
+    private static long capacityCode(long capacity) {
+        return capacity == Long.MAX_VALUE ? 0 : capacity + 1;
+    }
+
+    private static long capacity(long code) {
+        return code == 0 ? Long.MAX_VALUE : code - 1;
     }
 
     private static int level(long word) {
