@@ -113,11 +113,11 @@ public final class Size {
                     new Figure(
                             6.76, sim + ": fingerprint pages 6.76 B/URL, 100,000 keys of 100 URLs"),
                     new Figure(
-                            74,
-                            "docs/simulate-subtask-10m-packed-pages-session16.txt: 100,000 cached"
-                                    + " keys, 99,597 of them packed, 0.74 B/URL of per-key objects"
-                                    + " after a checkpoint (the heap just before one: 7.89 B/URL"
-                                    + " at 10,000 records/s a subtask)"),
+                            66,
+                            "docs/simulate-subtask-10m-exact-capacity-byte-session16.txt: 100,000"
+                                    + " cached keys, 99,597 of them packed, 0.66 B/URL of per-key"
+                                    + " objects after a checkpoint (the heap just before one: 7.82"
+                                    + " B/URL at 10,000 records/s a subtask)"),
                     f.recordsPerSecondPerSlot());
         }
         if (mode != DedupMode.APPROXIMATE || rate != 0.0001 || urlsPerKey >= 1118) {
