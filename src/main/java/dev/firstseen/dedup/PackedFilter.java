@@ -39,7 +39,8 @@ final class PackedFilter {
     /**
      * The most page-table slots a packed key may have. A probe of a packed key walks its slot
      * codes, and packing and unpacking copy every page: keys of more pages than this (more than
-     * about 5,000 URLs at 1e-4) stay objects, whose bytes are small beside their pages anyway.
+     * about 5,000 URLs in approximate mode at 1e-4, 2,000 in exact mode's pages of 128 entries)
+     * stay objects, whose bytes are small beside their pages anyway.
      */
     static final int MAX_SLOTS = 16;
 
