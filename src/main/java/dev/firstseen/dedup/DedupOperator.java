@@ -341,13 +341,16 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         // A key packed since the last checkpoint (FilterCache#pack) answers a duplicate as its
         // filter would, and stays packed. Not when the answer needs a time rule or the exact
         // store: in exact mode only a key kept in fingerprint pages answers so.
-        if (!timed && cache.probe(getCurrentKey(), fp, exact != null) == 1) {
+        KeyFilter filter =
+                timed
+                        ? cache.get(getCurrentKey())
+                        : cache.getUnlessPackedHolds(getCurrentKey(), fp, exact != null);
+        if (filter == null) {
             metrics.l2Maybe.inc();
             metrics.duplicates.inc();
             recent.add(fp, RecentFingerprintCache.UNKNOWN);
             return;
         }
-        KeyFilter filter = cache.get(getCurrentKey());
         long bytesBefore = filter.bytes();
         long loadsBefore = loader.loads();
 

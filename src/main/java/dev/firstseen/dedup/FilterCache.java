@@ -106,12 +106,15 @@ final class FilterCache {
     /** The filter of {@code key}, loaded (or created) on a miss. */
     KeyFilter get(Object key) throws Exception {
         KeyFilter f = peek(key);
-        if (f == null) {
-            f = backing.load(key);
-            put(f);
-            bytes += f.bytes();
-            markDirty(f);
-        }
+        return f != null ? f : load(key);
+    }
+
+    /** Loads (or creates) the filter of {@code key}, which the cache does not hold, and adds it. */
+    private KeyFilter load(Object key) throws Exception {
+        KeyFilter f = backing.load(key);
+        put(f);
+        bytes += f.bytes();
+        markDirty(f);
         return f;
     }
 
@@ -290,28 +293,37 @@ final class FilterCache {
      * {@link #get}. Changes nothing.
      */
     int probe(Object key, Fingerprint fp, boolean exactPagesOnly) {
-        if (packedKeys == 0) {
+        int i = packedKeys == 0 ? -1 : slotOf(key.hashCode(), key, null);
+        return i < 0 || !(table[i] instanceof byte[] p)
+                ? NOT_PACKED
+                : answerPacked(p, fp, exactPagesOnly);
+    }
+
+    /**
+     * {@link #get}, except that a packed key whose filter might hold {@code fp} answers so from its
+     * packed form ({@link #probe}) and stays packed: then null, a duplicate. One table search for
+     * both, as every record that L1 does not answer comes here.
+     */
+    KeyFilter getUnlessPackedHolds(Object key, Fingerprint fp, boolean exactPagesOnly)
+            throws Exception {
+        int i = slotOf(key.hashCode(), key, null);
+        if (i >= 0 && table[i] instanceof byte[] p && answerPacked(p, fp, exactPagesOnly) == 1) {
+            return null;
+        }
+        return i >= 0 ? take(i) : load(key);
+    }
+
+    /** {@link #probe}'s answer for the packed key {@code p}. */
+    private int answerPacked(byte[] p, Fingerprint fp, boolean exactPagesOnly) {
+        if (exactPagesOnly && !PackedFilter.isExactPages(p)) {
             return NOT_PACKED;
         }
-        Object[] t = table;
-        int mask = t.length - 1;
-        for (int i = slot(key.hashCode(), mask); ; i = (i + 1) & mask) {
-            Object e = t[i];
-            if (e == null || e instanceof KeyFilter f && f.hasKey(key)) {
-                return NOT_PACKED;
-            }
-            if (e instanceof byte[] p && PackedFilter.hasKey(p, key)) {
-                if (exactPagesOnly && !PackedFilter.isExactPages(p)) {
-                    return NOT_PACKED;
-                }
-                int answer = PackedFilter.mightContain(p, fp);
-                if (answer == PackedFilter.UNKNOWN) {
-                    return NOT_PACKED; // a page to load from state: the filter's to read
-                }
-                packedAnswers++;
-                return answer;
-            }
+        int answer = PackedFilter.mightContain(p, fp);
+        if (answer == PackedFilter.UNKNOWN) {
+            return NOT_PACKED; // a page to load from state: the filter's to read
         }
+        packedAnswers++;
+        return answer;
     }
 
     /** True if {@code f} is still cached (it is then the most recently used); allocates nothing. */
@@ -320,37 +332,52 @@ final class FilterCache {
     }
 
     /**
-     * The filter in {@code hash}'s probe run that is {@code same} or has {@code key}; a packed one
-     * with {@code key} is unpacked in its slot.
+     * The filter in {@code hash}'s probe run that is {@code same} or has {@code key}, now the most
+     * recently used; a packed one with {@code key} is unpacked in its slot.
      */
     private KeyFilter find(int hash, Object key, KeyFilter same) {
+        int i = slotOf(hash, key, same);
+        return i < 0 ? null : take(i);
+    }
+
+    /**
+     * The table slot in {@code hash}'s probe run of the filter that is {@code same} or has {@code
+     * key}, or of the packed key {@code key}; -1 if there is none. Changes nothing.
+     */
+    private int slotOf(int hash, Object key, KeyFilter same) {
         Object[] t = table;
         int mask = t.length - 1;
         for (int i = slot(hash, mask); ; i = (i + 1) & mask) {
             Object e = t[i];
             if (e == null) {
-                return null;
+                return -1;
             }
-            if (e instanceof KeyFilter f) {
-                if (f == same || (key != null && f.hasKey(key))) {
-                    if (f != newest) {
-                        unlink(f);
-                        append(f);
-                    }
-                    return f;
-                }
-            } else if (key != null && PackedFilter.hasKey((byte[]) e, key)) {
-                byte[] p = (byte[]) e;
-                KeyFilter f = PackedFilter.unpack(p, sizings);
-                t[i] = f;
-                packedKeys--;
-                packedPages -= f.loadedPages();
-                unpacks++;
-                bytes += f.bytes() - PackedFilter.bytes(p);
-                append(f);
-                return f;
+            if (e instanceof KeyFilter f
+                    ? f == same || (key != null && f.hasKey(key))
+                    : key != null && PackedFilter.hasKey((byte[]) e, key)) {
+                return i;
             }
         }
+    }
+
+    /** Slot {@code i}'s filter, now the most recently used; unpacked there if it was packed. */
+    private KeyFilter take(int i) {
+        if (table[i] instanceof KeyFilter f) {
+            if (f != newest) {
+                unlink(f);
+                append(f);
+            }
+            return f;
+        }
+        byte[] p = (byte[]) table[i];
+        KeyFilter f = PackedFilter.unpack(p, sizings);
+        table[i] = f;
+        packedKeys--;
+        packedPages -= f.loadedPages();
+        unpacks++;
+        bytes += f.bytes() - PackedFilter.bytes(p);
+        append(f);
+        return f;
     }
 
     /** Drops {@code key}'s filter without writing it (its state was cleared). */

@@ -106,6 +106,13 @@ final class KeyFilter {
         this.bytes = tableBytesOf(slots);
     }
 
+    /** A filter with the page table {@code slots} as it stands (see {@link #unpacked}). */
+    private KeyFilter(byte[] key, FilterMeta meta, Object slots) {
+        this.key = key;
+        this.meta = meta;
+        this.slots = slots;
+    }
+
     /**
      * True if {@link PackedFilter} can hold this filter whole: a compressed-fingerprint filter with
      * an ASCII key and nothing pending for the next checkpoint (not in the cache's dirty list, no
@@ -169,8 +176,7 @@ final class KeyFilter {
             boolean wholeDue,
             int createdHere,
             int journaled) {
-        KeyFilter f = new KeyFilter(key, meta, false);
-        f.slots = slots;
+        KeyFilter f = new KeyFilter(key, meta, slots);
         long n = tableBytesOf(slots);
         for (int i = 0, end = f.slotCount(); i < end; i++) {
             byte[] p = f.slot(i);

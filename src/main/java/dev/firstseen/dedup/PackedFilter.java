@@ -136,9 +136,9 @@ final class PackedFilter {
     /** The filter {@code p} holds, as it was packed; {@code sizings} as given to {@link #pack}. */
     static KeyFilter unpack(byte[] p, List<Object> sizings) {
         int flags = p[0];
-        int keyStart = 1 + varintLength(keyLength(p));
-        byte[] key = Arrays.copyOfRange(p, keyStart, keyStart + keyLength(p));
         Reader r = new Reader(p);
+        int keyLength = keyLength(p);
+        byte[] key = Arrays.copyOfRange(p, r.at - keyLength, r.at);
         Object sizing = sizings.get((int) r.next());
         long[] classes = new long[3 * (int) r.next()];
         for (int i = 0; i < classes.length; i++) {
