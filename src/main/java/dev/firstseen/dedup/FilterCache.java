@@ -12,9 +12,9 @@ import java.util.List;
  * until the list is compacted or the next checkpoint.
  *
  * <p>After each checkpoint's flush, {@link #pack()} folds every filter of up to {@code
- * dedup.bloom.cache-pack-max-pages} pages into a {@link PackedFilter}, one byte array in the table.
+ * dedup.bloom.cache-pack-max-pages} pages into a {@link PackedFilter} in {@link PackedKeys}' arena.
  * {@link #probe} answers a duplicate from it; {@link #get} unpacks it. Packed keys had no new URL
- * since then, so eviction takes them before any filter, in table order.
+ * since then, so eviction takes them before any filter, in their table's order.
  *
  * <p>Not thread-safe: one instance per operator instance, used from the task thread.
  */
@@ -50,19 +50,16 @@ final class FilterCache {
     /** The most page slots of a key {@link #pack()} packs; 0 packs none. */
     private final int packMaxPages;
 
-    /** Filters and {@link PackedFilter}s ({@code byte[]}), by key. */
-    private Object[] table = new Object[1024];
+    /** Filters that are not packed, by key. */
+    private KeyFilter[] table = new KeyFilter[1024];
 
-    /** Keys in the table, packed ones included. */
+    /** Filters in the table. */
     private int size;
 
-    private int packedKeys;
+    private final PackedKeys packed = new PackedKeys();
 
     /** Pages that packed keys hold (slots neither unloaded nor {@link KeyFilter#ABSENT}). */
     private int packedPages;
-
-    /** The table slot where eviction looks for the next packed key. */
-    private int hand;
 
     /** The sizings of packed keys: a packed key holds its sizing's index here. */
     private final List<Object> sizings = new ArrayList<>();
@@ -125,9 +122,17 @@ final class FilterCache {
     void update(KeyFilter f, long bytesBefore) throws Exception {
         bytes += f.bytes() - bytesBefore;
         markDirty(f);
-        if (bytes > budget) {
+        if (budgetBytes() > budget) {
             evict(f);
         }
+    }
+
+    /**
+     * The bytes weighed against the budget: the filters, and the packed keys without the arena's
+     * garbage, which a compaction reclaims (eviction compacts it once it is a quarter).
+     */
+    private long budgetBytes() {
+        return bytes + packed.liveBytes();
     }
 
     /** Puts {@code f} in the dirty list if it is dirty and not there yet. */
@@ -167,11 +172,12 @@ final class FilterCache {
      */
     private void evict(KeyFilter keep) throws Exception {
         long target = budget / 10 * 9;
-        while (bytes > target && packedKeys > 0) {
+        while (budgetBytes() > target && packed.size() > 0) {
             evictPacked();
         }
+        packed.compactIfWasteful(4);
         KeyFilter next;
-        for (KeyFilter f = oldest; bytes > target && f != null; f = next) {
+        for (KeyFilter f = oldest; budgetBytes() > target && f != null; f = next) {
             next = f.newer;
             if (f == keep) {
                 continue;
@@ -190,21 +196,12 @@ final class FilterCache {
 
     /** Evicts the next packed key from the hand on, writing it back first if it is dirty. */
     private void evictPacked() throws Exception {
-        Object[] t = table;
-        int mask = t.length - 1;
-        int i = hand & mask;
-        while (!(t[i] instanceof byte[])) {
-            i = (i + 1) & mask;
+        int i = packed.next();
+        if (packed.isDirty(i)) {
+            backing.write(packed.unpack(i, sizings)); // its journal goes into its pages
         }
-        byte[] p = (byte[]) t[i];
-        if (PackedFilter.isDirty(p)) {
-            backing.write(PackedFilter.unpack(p, sizings)); // its journal goes into its pages
-        }
-        hand = i; // the backward shift may move a later key here: look at this slot again
-        deleteAt(i);
-        packedKeys--;
-        packedPages -= PackedFilter.loadedPages(p);
-        bytes -= PackedFilter.bytes(p);
+        packedPages -= packed.loadedPages(i);
+        packed.remove(i);
         evictions++;
     }
 
@@ -224,15 +221,18 @@ final class FilterCache {
             if (sizing < 0) {
                 continue;
             }
-            byte[] p = PackedFilter.pack(f, sizing);
-            table[indexOf(f)] = p;
-            unlink(f);
-            bytes += PackedFilter.bytes(p) - f.bytes();
-            packedKeys++;
+            if (!packed.add(PackedFilter.pack(f, sizing), f.keyHash())) {
+                continue;
+            }
+            delete(f);
+            bytes -= f.bytes();
             packedPages += f.loadedPages();
-            f.discard(); // nothing refers to it any more; its state is in p
+            f.discard(); // nothing refers to it any more; its state is packed
             n++;
         }
+        // Keys unpacked since the last checkpoint left garbage; the heap after a checkpoint holds
+        // little of it.
+        packed.compactIfWasteful(16);
         return n;
     }
 
@@ -280,7 +280,12 @@ final class FilterCache {
 
     /** The cached filter of {@code key} (now the most recently used), or null; never loads. */
     KeyFilter peek(Object key) {
-        return find(key.hashCode(), key, null);
+        KeyFilter f = find(key.hashCode(), key, null);
+        if (f != null) {
+            return f;
+        }
+        int i = packed.slotOf(key);
+        return i < 0 ? null : unpack(i);
     }
 
     /** {@link #probe}: the key is not packed (not cached, or cached as a filter). */
@@ -293,32 +298,34 @@ final class FilterCache {
      * {@link #get}. Changes nothing.
      */
     int probe(Object key, Fingerprint fp, boolean exactPagesOnly) {
-        int i = packedKeys == 0 ? -1 : slotOf(key.hashCode(), key, null);
-        return i < 0 || !(table[i] instanceof byte[] p)
-                ? NOT_PACKED
-                : answerPacked(p, fp, exactPagesOnly);
+        int i = packed.slotOf(key);
+        return i < 0 ? NOT_PACKED : answerPacked(i, fp, exactPagesOnly);
     }
 
     /**
      * {@link #get}, except that a packed key whose filter might hold {@code fp} answers so from its
-     * packed form ({@link #probe}) and stays packed: then null, a duplicate. One table search for
-     * both, as every record that L1 does not answer comes here.
+     * packed form ({@link #probe}) and stays packed: then null, a duplicate. One search of the
+     * packed keys for both, as every record that L1 does not answer comes here.
      */
     KeyFilter getUnlessPackedHolds(Object key, Fingerprint fp, boolean exactPagesOnly)
             throws Exception {
-        int i = slotOf(key.hashCode(), key, null);
-        if (i >= 0 && table[i] instanceof byte[] p && answerPacked(p, fp, exactPagesOnly) == 1) {
-            return null;
+        KeyFilter f = find(key.hashCode(), key, null);
+        if (f != null) {
+            return f;
         }
-        return i >= 0 ? take(i) : load(key);
+        int i = packed.slotOf(key);
+        if (i < 0) {
+            return load(key);
+        }
+        return answerPacked(i, fp, exactPagesOnly) == 1 ? null : unpack(i);
     }
 
-    /** {@link #probe}'s answer for the packed key {@code p}. */
-    private int answerPacked(byte[] p, Fingerprint fp, boolean exactPagesOnly) {
-        if (exactPagesOnly && !PackedFilter.isExactPages(p)) {
+    /** {@link #probe}'s answer for the packed key in slot {@code i}. */
+    private int answerPacked(int i, Fingerprint fp, boolean exactPagesOnly) {
+        if (exactPagesOnly && !packed.isExactPages(i)) {
             return NOT_PACKED;
         }
-        int answer = PackedFilter.mightContain(p, fp);
+        int answer = packed.mightContain(i, fp);
         if (answer == PackedFilter.UNKNOWN) {
             return NOT_PACKED; // a page to load from state: the filter's to read
         }
@@ -333,50 +340,34 @@ final class FilterCache {
 
     /**
      * The filter in {@code hash}'s probe run that is {@code same} or has {@code key}, now the most
-     * recently used; a packed one with {@code key} is unpacked in its slot.
+     * recently used; null if there is none. Packed keys are not looked at.
      */
     private KeyFilter find(int hash, Object key, KeyFilter same) {
-        int i = slotOf(hash, key, same);
-        return i < 0 ? null : take(i);
-    }
-
-    /**
-     * The table slot in {@code hash}'s probe run of the filter that is {@code same} or has {@code
-     * key}, or of the packed key {@code key}; -1 if there is none. Changes nothing.
-     */
-    private int slotOf(int hash, Object key, KeyFilter same) {
-        Object[] t = table;
+        KeyFilter[] t = table;
         int mask = t.length - 1;
         for (int i = slot(hash, mask); ; i = (i + 1) & mask) {
-            Object e = t[i];
-            if (e == null) {
-                return -1;
+            KeyFilter f = t[i];
+            if (f == null) {
+                return null;
             }
-            if (e instanceof KeyFilter f
-                    ? f == same || (key != null && f.hasKey(key))
-                    : key != null && PackedFilter.hasKey((byte[]) e, key)) {
-                return i;
+            if (f == same || (key != null && f.hasKey(key))) {
+                if (f != newest) {
+                    unlink(f);
+                    append(f);
+                }
+                return f;
             }
         }
     }
 
-    /** Slot {@code i}'s filter, now the most recently used; unpacked there if it was packed. */
-    private KeyFilter take(int i) {
-        if (table[i] instanceof KeyFilter f) {
-            if (f != newest) {
-                unlink(f);
-                append(f);
-            }
-            return f;
-        }
-        byte[] p = (byte[]) table[i];
-        KeyFilter f = PackedFilter.unpack(p, sizings);
-        table[i] = f;
-        packedKeys--;
+    /** The packed key in slot {@code i} as a filter, now the most recently used. */
+    private KeyFilter unpack(int i) {
+        KeyFilter f = packed.unpack(i, sizings);
         packedPages -= f.loadedPages();
+        packed.remove(i);
         unpacks++;
-        bytes += f.bytes() - PackedFilter.bytes(p);
-        append(f);
+        put(f);
+        bytes += f.bytes();
         return f;
     }
 
@@ -396,19 +387,22 @@ final class FilterCache {
         return budget;
     }
 
-    /** Heap held by the cached filters, as {@link KeyFilter#bytes()} counts it. */
+    /**
+     * Heap held by the cached filters, as {@link KeyFilter#bytes()} counts it, and by the packed
+     * keys' arena and table.
+     */
     long bytes() {
-        return bytes;
+        return bytes + packed.bytes();
     }
 
     /** Keys cached, packed ones included. */
     int keys() {
-        return size;
+        return size + packed.size();
     }
 
     /** Keys held as {@link PackedFilter}s. */
     int packedKeys() {
-        return packedKeys;
+        return packed.size();
     }
 
     /** Packed keys unpacked by a record of theirs since the cache was created. */
@@ -444,12 +438,7 @@ final class FilterCache {
         for (KeyFilter f = oldest; f != null; f = f.newer) {
             n += f.pageBytes();
         }
-        if (packedKeys > 0) {
-            for (Object e : table) {
-                n += e instanceof byte[] p ? PackedFilter.pageBytes(p) : 0;
-            }
-        }
-        return n;
+        return n + packed.pageBytes();
     }
 
     /** The cached filters that are not packed, least recently used first (for tests). */
@@ -479,7 +468,7 @@ final class FilterCache {
 
     /** The table slot of {@code f}, which is in the table. */
     private int indexOf(KeyFilter f) {
-        Object[] t = table;
+        KeyFilter[] t = table;
         int mask = t.length - 1;
         int i = slot(f.keyHash(), mask);
         while (t[i] != f) {
@@ -490,12 +479,12 @@ final class FilterCache {
 
     /** Empties table slot {@code i}. */
     private void deleteAt(int i) {
-        Object[] t = table;
+        KeyFilter[] t = table;
         int mask = t.length - 1;
         // Backward shift: move later entries of the probe run into the hole they would have
         // probed past, so that lookups need no tombstones.
         for (int j = (i + 1) & mask; t[j] != null; j = (j + 1) & mask) {
-            int home = slot(hashOf(t[j]), mask);
+            int home = slot(t[j].keyHash(), mask);
             if (((j - home) & mask) >= ((j - i) & mask)) {
                 t[i] = t[j];
                 i = j;
@@ -509,8 +498,8 @@ final class FilterCache {
     }
 
     private void rehash(int capacity) {
-        Object[] t = new Object[capacity];
-        for (Object e : table) {
+        KeyFilter[] t = new KeyFilter[capacity];
+        for (KeyFilter e : table) {
             if (e != null) {
                 insertSlot(t, e);
             }
@@ -518,20 +507,17 @@ final class FilterCache {
         table = t;
     }
 
-    private static void insertSlot(Object[] t, Object e) {
+    private static void insertSlot(KeyFilter[] t, KeyFilter e) {
         int mask = t.length - 1;
-        int i = slot(hashOf(e), mask);
+        int i = slot(e.keyHash(), mask);
         while (t[i] != null) {
             i = (i + 1) & mask;
         }
         t[i] = e;
     }
 
-    private static int hashOf(Object e) {
-        return e instanceof KeyFilter f ? f.keyHash() : PackedFilter.keyHash((byte[]) e);
-    }
-
-    private static int slot(int hashCode, int mask) {
+    /** A table slot for a key's {@code hashCode()}; {@link PackedKeys}' table uses it too. */
+    static int slot(int hashCode, int mask) {
         int h = hashCode;
         h = (h ^ (h >>> 16)) * 0x9E3779B9; // spreads hash codes that differ in few bits
         return (h ^ (h >>> 15)) & mask;

@@ -4,11 +4,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A key's filter folded into one byte array while the filter cache keeps it between checkpoints:
+ * A key's filter folded into a run of bytes while the filter cache keeps it between checkpoints:
  * the key, the metadata's classes, the flags and dirty bits that say what keyed state still lacks,
  * and the pages. Only heap changes; keyed state is written as before. {@link FilterCache} packs
- * every {@link KeyFilter#packable()} filter at each checkpoint, answers duplicates from the packed
- * form ({@link #mightContain}) and unpacks one when a new URL of its key comes.
+ * every {@link KeyFilter#packable()} filter at each checkpoint into its arena ({@link PackedKeys}),
+ * answers duplicates from the packed form ({@link #mightContain}) and unpacks one when a new URL of
+ * its key comes. The readers take the array and the offset the packed filter starts at.
  *
  * <p>Layout: flags (1 byte), the key's length (varint) and ASCII bytes, then varints: the sizing's
  * index in the cache's list, the class count and each class's word, capacity (0 for none, else one
@@ -23,10 +24,11 @@ final class PackedFilter {
      * holds 187 bytes besides its page (the filter 64, its metadata 56, the key's array 40, the
      * page array's header 16, a table slot 8), which at 100 URLs a key is 1.9 bytes per URL against
      * issue 14's budget of 3 for everything; a key of a few classes and pages holds 270 and more.
-     * Packed it holds one array header, its key's bytes, a few bytes of fields and a byte or two a
-     * page, and the table slot: 53 to 55 bytes measured with JOL for a one-page key of 20
-     * characters. Unpacking costs the objects' allocation and a copy of the pages, once per key per
-     * checkpoint interval at most.
+     * Packed it holds its key's bytes, a few bytes of fields and a byte or two a page, and a slot
+     * of the arena's table: 40 to 41 bytes measured with JOL for a one-page key of 20 characters
+     * (53 to 55 when each packed key was an array of its own, with its header and alignment).
+     * Unpacking costs the objects' allocation and a copy of the pages, once per key per checkpoint
+     * interval at most.
      */
 
     private static final int META_DIRTY = 1;
@@ -114,9 +116,9 @@ final class PackedFilter {
         final byte[] p;
         int at;
 
-        Reader(byte[] p) {
+        Reader(byte[] p, int start) {
             this.p = p;
-            this.at = 1;
+            this.at = start + 1;
             int keyLength = (int) next();
             at += keyLength;
         }
@@ -133,11 +135,14 @@ final class PackedFilter {
         }
     }
 
-    /** The filter {@code p} holds, as it was packed; {@code sizings} as given to {@link #pack}. */
-    static KeyFilter unpack(byte[] p, List<Object> sizings) {
-        int flags = p[0];
-        Reader r = new Reader(p);
-        int keyLength = keyLength(p);
+    /**
+     * The filter packed at {@code start} of {@code p}, as it was packed; {@code sizings} as given
+     * to {@link #pack}.
+     */
+    static KeyFilter unpack(byte[] p, int start, List<Object> sizings) {
+        int flags = p[start];
+        Reader r = new Reader(p, start);
+        int keyLength = keyLength(p, start);
         byte[] key = Arrays.copyOfRange(p, r.at - keyLength, r.at);
         Object sizing = sizings.get((int) r.next());
         long[] classes = new long[3 * (int) r.next()];
@@ -192,8 +197,8 @@ final class PackedFilter {
      * What {@link KeyFilter#mightContain} answers for {@code fp} on the filter {@code p} holds (1
      * yes, 0 no), without unpacking it; {@link #UNKNOWN} if that needs a page that is not loaded.
      */
-    static int mightContain(byte[] p, Fingerprint fp) {
-        Reader r = new Reader(p);
+    static int mightContain(byte[] p, int start, Fingerprint fp) {
+        Reader r = new Reader(p, start);
         r.next(); // the sizing
         int classes = (int) r.next();
         long[] words = new long[classes];
@@ -205,7 +210,7 @@ final class PackedFilter {
         r.next(); // journaled
         int createdHere = (int) unzigzag(r.next());
         int slots = (int) r.next();
-        if ((p[0] & DIRTY_BITS) != 0) {
+        if ((p[start] & DIRTY_BITS) != 0) {
             for (int i = (int) r.next(); i > 0; i--) {
                 r.next();
             }
@@ -277,9 +282,9 @@ final class PackedFilter {
         return (int) (word >>> 16);
     }
 
-    private static int keyLength(byte[] p) {
+    private static int keyLength(byte[] p, int start) {
         int len = 0;
-        for (int shift = 0, at = 1; ; shift += 7) {
+        for (int shift = 0, at = start + 1; ; shift += 7) {
             byte b = p[at++];
             len |= (b & 0x7F) << shift;
             if (b >= 0) {
@@ -288,16 +293,16 @@ final class PackedFilter {
         }
     }
 
-    /** True if {@code p} is {@code key}'s filter; allocates nothing. */
-    static boolean hasKey(byte[] p, Object key) {
+    /** True if the filter at {@code start} of {@code p} is {@code key}'s; allocates nothing. */
+    static boolean hasKey(byte[] p, int start, Object key) {
         if (!(key instanceof String s)) {
             return false; // packed keys are ASCII strings'
         }
-        int len = keyLength(p);
+        int len = keyLength(p, start);
         if (s.length() != len) {
             return false;
         }
-        int at = 1 + varintLength(len);
+        int at = start + 1 + varintLength(len);
         for (int i = 0; i < len; i++) {
             if (s.charAt(i) != p[at + i]) {
                 return false;
@@ -307,45 +312,56 @@ final class PackedFilter {
     }
 
     /** The key's {@code hashCode()}, as {@link KeyFilter#keyHash()} gives it. */
-    static int keyHash(byte[] p) {
-        int len = keyLength(p);
+    static int keyHash(byte[] p, int start) {
+        int len = keyLength(p, start);
         int h = 0;
-        for (int i = 1 + varintLength(len), end = i + len; i < end; i++) {
+        for (int i = start + 1 + varintLength(len), end = i + len; i < end; i++) {
             h = 31 * h + p[i];
         }
         return h;
     }
 
     /** True if keyed state lacks something this filter holds (a journal stands in for it). */
-    static boolean isDirty(byte[] p) {
-        return (p[0] & (META_DIRTY | LONE_DIRTY | DIRTY_BITS)) != 0;
+    static boolean isDirty(byte[] p, int start) {
+        return (p[start] & (META_DIRTY | LONE_DIRTY | DIRTY_BITS)) != 0;
     }
 
     /** True for exact mode's fingerprint pages ({@link FilterMeta#EXACT_FINGERPRINTS}). */
-    static boolean isExactPages(byte[] p) {
-        return (p[0] & EXACT) != 0;
+    static boolean isExactPages(byte[] p, int start) {
+        return (p[start] & EXACT) != 0;
     }
 
     /** Pages held (slots with a page, not {@link KeyFilter#ABSENT} or unloaded). */
-    static int loadedPages(byte[] p) {
+    static int loadedPages(byte[] p, int start) {
         int n = 0;
-        for (long code : codes(p)) {
+        for (long code : codes(p, start, null)) {
             n += code > 1 ? 1 : 0;
         }
         return n;
     }
 
     /** Bytes of the pages alone. */
-    static long pageBytes(byte[] p) {
+    static long pageBytes(byte[] p, int start) {
         long n = 0;
-        for (long code : codes(p)) {
+        for (long code : codes(p, start, null)) {
             n += code > 1 ? code - 1 : 0;
         }
         return n;
     }
 
-    private static long[] codes(byte[] p) {
-        Reader r = new Reader(p);
+    /** Bytes of the packed filter at {@code start} of {@code p}: its fields and its pages. */
+    static int length(byte[] p, int start) {
+        int[] end = new int[1];
+        long pages = 0;
+        for (long code : codes(p, start, end)) {
+            pages += code > 1 ? code - 1 : 0;
+        }
+        return end[0] - start + (int) pages;
+    }
+
+    /** The slot codes; {@code end[0]}, if given, becomes where the pages start. */
+    private static long[] codes(byte[] p, int start, int[] end) {
+        Reader r = new Reader(p, start);
         r.next();
         for (int c = 3 * (int) r.next(); c > 0; c--) {
             r.next();
@@ -353,7 +369,7 @@ final class PackedFilter {
         r.next();
         r.next();
         long[] codes = new long[(int) r.next()];
-        if ((p[0] & DIRTY_BITS) != 0) {
+        if ((p[start] & DIRTY_BITS) != 0) {
             for (int i = (int) r.next(); i > 0; i--) {
                 r.next();
             }
@@ -361,15 +377,10 @@ final class PackedFilter {
         for (int i = 0; i < codes.length; i++) {
             codes[i] = r.next();
         }
+        if (end != null) {
+            end[0] = r.at;
+        }
         return codes;
-    }
-
-    /**
-     * Heap held: the array as allocated and its slot in the cache's table, as {@link
-     * KeyFilter#bytes()} counts them.
-     */
-    static long bytes(byte[] p) {
-        return ((16L + p.length + 7) & ~7L) + 8;
     }
 
     private static long zigzag(int v) {

@@ -1,0 +1,301 @@
+package dev.firstseen.dedup;
+
+import java.util.Arrays;
+
+/**
+ * The packed keys of a {@link FilterCache}: {@link PackedFilter}s laid end to end in a few large
+ * byte arrays (the arena), found by key through an open-addressing table of their positions.
+ * Removing a key leaves its bytes as garbage, which a compaction (copying the live keys into new
+ * arrays) reclaims once it is a set share of the arena; {@link #bytes()} counts the arena as
+ * allocated, garbage and unused room included, and the table.
+ *
+ * <p>Not thread-safe: its cache's task thread uses it.
+ */
+final class PackedKeys {
+    /*
+     * One byte array per packed key spent 16 bytes of array header and 0 to 7 of alignment on
+     * each: at 100 URLs a key, 0.2 of the 3 bytes per URL that issue 14 allows. In the arena a key
+     * costs its own bytes and a 4-byte table slot (at the table's load of 1/3 to 2/3). A slot holds
+     * one more than the key's position, chunk << CHUNK_BITS | offset, so that 0 is an empty slot:
+     * up to 2,047 chunks of at most 1 MiB, 2 GiB of packed keys a subtask. Chunks start at 4 KiB
+     * and double, so that a cache of a few keys holds little.
+     */
+    private static final int CHUNK_BITS = 20;
+
+    /** The largest chunk, and so the largest packed key. */
+    static final int MAX_CHUNK = 1 << CHUNK_BITS;
+
+    private static final int MAX_CHUNKS = (1 << (31 - CHUNK_BITS)) - 1;
+
+    private static final int FIRST_CHUNK = 4096;
+
+    private static final int MIN_TABLE = 64;
+
+    private byte[][] chunks = new byte[0][];
+
+    /** Bytes used in the last chunk. */
+    private int fill;
+
+    /** Bytes allocated in all chunks. */
+    private long allocated;
+
+    /** Bytes of the keys in the table. */
+    private long live;
+
+    /** Empty (no slots) while no key is packed, so that an unused arena holds nothing. */
+    private int[] table = new int[0];
+
+    private int size;
+
+    /** The table slot where {@link #next} looks first. */
+    private int hand;
+
+    private long compactions;
+
+    /** Keys packed. */
+    int size() {
+        return size;
+    }
+
+    /** Times the live keys were copied into new chunks to drop garbage. */
+    long compactions() {
+        return compactions;
+    }
+
+    /** Bytes of the packed keys themselves. */
+    long liveBytes() {
+        return live;
+    }
+
+    /** Heap held: the arena's arrays as allocated and the table; 0 while no key is packed. */
+    long bytes() {
+        return size == 0 ? 0 : allocated + 4L * table.length + 16L * (chunks.length + 2);
+    }
+
+    /**
+     * Adds a packed filter of {@code hash}, whose key is not here; false (and nothing added) if it
+     * is larger than a chunk or the arena is full.
+     */
+    boolean add(byte[] p, int hash) {
+        int ref = append(p);
+        if (ref < 0) {
+            return false;
+        }
+        if (3 * (size + 1) > 2 * table.length) {
+            rehash(Math.max(MIN_TABLE, table.length * 2));
+        }
+        insert(table, hash, ref + 1);
+        size++;
+        live += p.length;
+        return true;
+    }
+
+    /** The slot of {@code key}'s packed filter, or -1 if it has none. */
+    int slotOf(Object key) {
+        if (size == 0) {
+            return -1;
+        }
+        int[] t = table;
+        int mask = t.length - 1;
+        for (int i = FilterCache.slot(key.hashCode(), mask); ; i = (i + 1) & mask) {
+            int e = t[i];
+            if (e == 0) {
+                return -1;
+            }
+            if (PackedFilter.hasKey(chunk(e), offset(e), key)) {
+                return i;
+            }
+        }
+    }
+
+    /** {@link PackedFilter#mightContain} of the filter in slot {@code i}. */
+    int mightContain(int i, Fingerprint fp) {
+        int e = table[i];
+        return PackedFilter.mightContain(chunk(e), offset(e), fp);
+    }
+
+    boolean isExactPages(int i) {
+        int e = table[i];
+        return PackedFilter.isExactPages(chunk(e), offset(e));
+    }
+
+    boolean isDirty(int i) {
+        int e = table[i];
+        return PackedFilter.isDirty(chunk(e), offset(e));
+    }
+
+    int loadedPages(int i) {
+        int e = table[i];
+        return PackedFilter.loadedPages(chunk(e), offset(e));
+    }
+
+    /** The filter in slot {@code i}, unpacked; it stays here until {@link #remove}. */
+    KeyFilter unpack(int i, java.util.List<Object> sizings) {
+        int e = table[i];
+        return PackedFilter.unpack(chunk(e), offset(e), sizings);
+    }
+
+    /**
+     * Empties slot {@code i}. A later key of its probe run may move into it: {@link #next} looks at
+     * it again. Compacts the arena if its garbage outweighs its live keys.
+     */
+    void remove(int i) {
+        int e = table[i];
+        live -= PackedFilter.length(chunk(e), offset(e));
+        deleteAt(i);
+        hand = i;
+        size--;
+        if (size == 0) {
+            chunks = new byte[0][];
+            table = new int[0];
+            allocated = 0;
+            fill = 0;
+            return;
+        }
+        if (size < table.length / 8 && table.length > MIN_TABLE) {
+            rehash(table.length / 2);
+        }
+        if (allocated - live > Math.max(live, FIRST_CHUNK)) {
+            compact();
+        }
+    }
+
+    /** The slot of a packed key, the next from the hand on; the table must not be empty. */
+    int next() {
+        int mask = table.length - 1;
+        int i = hand & mask;
+        while (table[i] == 0) {
+            i = (i + 1) & mask;
+        }
+        hand = i;
+        return i;
+    }
+
+    /** Bytes of the pages of every packed key (walks every key). */
+    long pageBytes() {
+        long n = 0;
+        for (int e : table) {
+            n += e == 0 ? 0 : PackedFilter.pageBytes(chunk(e), offset(e));
+        }
+        return n;
+    }
+
+    /**
+     * Copies the live keys into new chunks if more than {@code 1 / divisor} of the arena is garbage
+     * or unused room; the table's slots keep their keys.
+     */
+    void compactIfWasteful(int divisor) {
+        if ((allocated - live) * divisor > allocated && allocated > FIRST_CHUNK) {
+            compact();
+        }
+    }
+
+    private void compact() {
+        compactions++;
+        byte[][] old = chunks;
+        chunks = new byte[0][];
+        allocated = 0;
+        fill = 0;
+        // Each new chunk holds as much of what is left to copy as it can: no unused room.
+        long left = live;
+        int[] t = table;
+        for (int i = 0; i < t.length; i++) {
+            int e = t[i];
+            if (e != 0) {
+                byte[] c = old[(e - 1) >>> CHUNK_BITS];
+                int at = (e - 1) & (MAX_CHUNK - 1);
+                int len = PackedFilter.length(c, at);
+                int ref = reserve(len, left);
+                left -= len;
+                System.arraycopy(c, at, chunks[ref >>> CHUNK_BITS], ref & (MAX_CHUNK - 1), len);
+                t[i] = ref + 1;
+            }
+        }
+    }
+
+    /** Copies {@code p} into the arena; its position, or -1 if it does not fit. */
+    private int append(byte[] p) {
+        int ref = reserve(p.length, 0);
+        if (ref >= 0) {
+            System.arraycopy(p, 0, chunks[ref >>> CHUNK_BITS], ref & (MAX_CHUNK - 1), p.length);
+        }
+        return ref;
+    }
+
+    /**
+     * Room for {@code len} bytes at the end of the arena; its position, or -1. If the last chunk is
+     * full, a new one: of {@code hint} bytes if positive (and up to {@link #MAX_CHUNK}), else twice
+     * the last one.
+     */
+    private int reserve(int len, long hint) {
+        if (len > MAX_CHUNK) {
+            return -1;
+        }
+        int last = chunks.length - 1;
+        if (last < 0 || fill + len > chunks[last].length) {
+            if (chunks.length >= MAX_CHUNKS) {
+                return -1;
+            }
+            int size =
+                    hint > 0
+                            ? (int) Math.min(MAX_CHUNK, Math.max(hint, len))
+                            : Math.max(
+                                    len,
+                                    last < 0
+                                            ? FIRST_CHUNK
+                                            : Math.min(MAX_CHUNK, 2 * chunks[last].length));
+            chunks = Arrays.copyOf(chunks, chunks.length + 1);
+            chunks[++last] = new byte[size];
+            allocated += size;
+            fill = 0;
+        }
+        int ref = last << CHUNK_BITS | fill;
+        fill += len;
+        return ref;
+    }
+
+    private byte[] chunk(int e) {
+        return chunks[(e - 1) >>> CHUNK_BITS];
+    }
+
+    private static int offset(int e) {
+        return (e - 1) & (MAX_CHUNK - 1);
+    }
+
+    private int hashOf(int e) {
+        return PackedFilter.keyHash(chunk(e), offset(e));
+    }
+
+    private void insert(int[] t, int hash, int e) {
+        int mask = t.length - 1;
+        int i = FilterCache.slot(hash, mask);
+        while (t[i] != 0) {
+            i = (i + 1) & mask;
+        }
+        t[i] = e;
+    }
+
+    private void deleteAt(int i) {
+        int[] t = table;
+        int mask = t.length - 1;
+        // Backward shift, as FilterCache's table: lookups need no tombstones.
+        for (int j = (i + 1) & mask; t[j] != 0; j = (j + 1) & mask) {
+            int home = FilterCache.slot(hashOf(t[j]), mask);
+            if (((j - home) & mask) >= ((j - i) & mask)) {
+                t[i] = t[j];
+                i = j;
+            }
+        }
+        t[i] = 0;
+    }
+
+    private void rehash(int capacity) {
+        int[] t = new int[capacity];
+        for (int e : table) {
+            if (e != 0) {
+                insert(t, hashOf(e), e);
+            }
+        }
+        table = t;
+    }
+}

@@ -1,0 +1,108 @@
+package dev.firstseen.dedup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firstseen.dedup.FilterCacheTest.JournalingBacking;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The arena of packed keys ({@link PackedKeys}): keys added and removed in any order are found with
+ * their own bytes, removed ones are not, garbage is reclaimed so that the arena stays within a
+ * bound of its live keys, and an empty arena holds nothing.
+ */
+class PackedKeysTest {
+    /** Packed filters of {@code keys} keys with 0 to 400 URLs each, by key. */
+    private static Map<String, byte[]> packedFilters(int keys, List<Object> sizings)
+            throws Exception {
+        JournalingBacking b = new JournalingBacking(() -> FilterMeta.createFingerprints(128, 1e-4));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE, 0);
+        Random random = new Random(7);
+        for (int k = 0; k < keys; k++) {
+            String key = "site-" + k + ".example.com";
+            KeyFilter f = cache.get(key);
+            long before = f.bytes();
+            for (int u = random.nextInt(400); u > 0; u--) {
+                f.insert(Fingerprint.of("http://" + key + "/" + u), b.state.source(key));
+            }
+            cache.update(f, before);
+        }
+        cache.flushAll();
+        Map<String, byte[]> packed = new HashMap<>();
+        for (KeyFilter f : cache.filters()) {
+            if (sizings.isEmpty()) {
+                sizings.add(f.meta.sizing());
+            }
+            packed.put((String) f.key(), PackedFilter.pack(f, 0));
+        }
+        return packed;
+    }
+
+    @Test
+    void keysAddedAndRemovedInAnyOrderAreFoundWithTheirBytes() throws Exception {
+        List<Object> sizings = new ArrayList<>();
+        Map<String, byte[]> all = packedFilters(3000, sizings);
+        List<String> names = new ArrayList<>(all.keySet());
+        PackedKeys arena = new PackedKeys();
+        Map<String, byte[]> model = new HashMap<>();
+        Random random = new Random(11);
+        for (int step = 0; step < 40_000; step++) {
+            String key = names.get(random.nextInt(step < 20_000 ? names.size() : 300));
+            int slot = arena.slotOf(key);
+            assertThat(slot >= 0).as(key).isEqualTo(model.containsKey(key));
+            if (slot < 0) {
+                byte[] p = all.get(key);
+                assertThat(arena.add(p, key.hashCode())).isTrue();
+                model.put(key, p);
+            } else {
+                KeyFilter f = arena.unpack(slot, sizings);
+                assertThat(PackedFilter.pack(f, 0)).as(key).isEqualTo(model.get(key));
+                arena.remove(slot);
+                model.remove(key);
+            }
+            long live = model.values().stream().mapToLong(p -> p.length).sum();
+            assertThat(arena.size()).isEqualTo(model.size());
+            assertThat(arena.liveBytes()).isEqualTo(live);
+            // Garbage at most the live bytes (or one first chunk) after a removal, plus the room
+            // left in the newest chunk, at most as large as all the others together; array
+            // headers; a table at least 1/8 full.
+            assertThat(arena.bytes() - 16L * 2050 - 4L * 8 * Math.max(model.size(), 64))
+                    .as("arena bytes for %,d live", live)
+                    .isLessThanOrEqualTo(4 * Math.max(live, 4096));
+        }
+        assertThat(arena.compactions()).as("compactions").isPositive();
+        for (String key : names) {
+            int slot = arena.slotOf(key);
+            assertThat(slot >= 0).isEqualTo(model.containsKey(key));
+            if (slot >= 0) {
+                assertThat(PackedFilter.pack(arena.unpack(slot, sizings), 0))
+                        .isEqualTo(model.get(key));
+            }
+        }
+        // A compaction leaves no room unused but the ends of full chunks (less than a key each).
+        long before = arena.compactions();
+        arena.compactIfWasteful(1_000_000);
+        assertThat(arena.compactions()).isEqualTo(before + 1);
+        long live = arena.liveBytes();
+        long chunks = live / PackedKeys.MAX_CHUNK + 1;
+        assertThat(arena.bytes())
+                .isLessThan(live + chunks * (2048 + 16) + 32 + 4L * 8 * model.size());
+        while (arena.size() > 0) {
+            arena.remove(arena.next());
+        }
+        assertThat(arena.bytes()).isZero();
+        assertThat(arena.slotOf(names.get(0))).isEqualTo(-1);
+    }
+
+    @Test
+    void aKeyLargerThanAChunkIsNotAdded() {
+        PackedKeys arena = new PackedKeys();
+        assertThat(arena.add(new byte[PackedKeys.MAX_CHUNK + 1], 1)).isFalse();
+        assertThat(arena.size()).isZero();
+        assertThat(arena.bytes()).isZero();
+    }
+}
