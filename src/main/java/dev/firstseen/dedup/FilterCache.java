@@ -232,7 +232,7 @@ final class FilterCache {
         }
         // Keys unpacked since the last checkpoint left garbage; the heap after a checkpoint holds
         // little of it.
-        packed.compactIfWasteful(16);
+        packed.compactIfWasteful(32);
         return n;
     }
 

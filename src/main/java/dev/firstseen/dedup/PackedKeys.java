@@ -31,9 +31,15 @@ final class PackedKeys {
 
     private static final int MIN_TABLE = 64;
 
+    /** The chunks by index; a compacted chunk's index is null until a new chunk takes it. */
     private byte[][] chunks = new byte[0][];
 
-    /** Bytes used in the last chunk. */
+    /** Bytes of live keys in each chunk. */
+    private int[] chunkLive = new int[0];
+
+    /** The chunk new keys go to, -1 if none; and the bytes used in it. */
+    private int current = -1;
+
     private int fill;
 
     /** Bytes allocated in all chunks. */
@@ -69,7 +75,9 @@ final class PackedKeys {
 
     /** Heap held: the arena's arrays as allocated and the table; 0 while no key is packed. */
     long bytes() {
-        return size == 0 ? 0 : allocated + 4L * table.length + 16L * (chunks.length + 2);
+        return size == 0
+                ? 0
+                : allocated + 4L * table.length + 16L * (chunks.length + 3) + 8L * chunks.length;
     }
 
     /**
@@ -141,23 +149,32 @@ final class PackedKeys {
      */
     void remove(int i) {
         int e = table[i];
-        live -= PackedFilter.length(chunk(e), offset(e));
+        int len = PackedFilter.length(chunk(e), offset(e));
+        live -= len;
+        chunkLive[(e - 1) >>> CHUNK_BITS] -= len;
         deleteAt(i);
         hand = i;
         size--;
         if (size == 0) {
             chunks = new byte[0][];
+            chunkLive = new int[0];
             table = new int[0];
             allocated = 0;
+            current = -1;
             fill = 0;
             return;
         }
         if (size < table.length / 8 && table.length > MIN_TABLE) {
             rehash(table.length / 2);
         }
-        if (allocated - live > Math.max(live, FIRST_CHUNK)) {
-            compact();
+        if (garbage() > Math.max(live, FIRST_CHUNK)) {
+            compact(2); // some chunk is then more than half garbage
         }
+    }
+
+    /** Bytes of removed keys not reclaimed yet (room never used in the current chunk is not). */
+    private long garbage() {
+        return allocated - live - (current < 0 ? 0 : chunks[current].length - fill);
     }
 
     /** The slot of a packed key, the next from the hand on; the table must not be empty. */
@@ -181,59 +198,98 @@ final class PackedKeys {
     }
 
     /**
-     * Copies the live keys into new chunks if more than {@code 1 / divisor} of the arena is garbage
-     * or unused room; the table's slots keep their keys.
+     * Reclaims garbage if more than {@code 1 / divisor} of the arena is garbage or unused room: an
+     * arena of up to two full chunks is copied whole, a larger one chunk by chunk, each chunk more
+     * than {@code 1 / divisor} garbage (but the current one). The table's slots keep their keys.
      */
     void compactIfWasteful(int divisor) {
         if ((allocated - live) * divisor > allocated && allocated > FIRST_CHUNK) {
-            compact();
+            compact(divisor);
         }
     }
 
-    private void compact() {
+    /*
+     * A compaction copies keys, so what it costs is the live bytes of the chunks it empties. Whole
+     * copies would make a subtask of a gigabyte of packed keys copy a gigabyte at a checkpoint
+     * (the task thread's time, before the barrier) for a few percent of garbage; chunk by chunk,
+     * a chunk is copied only once that share of it is garbage, so the bytes copied stay within
+     * divisor times the garbage reclaimed.
+     */
+    private void compact(int divisor) {
+        int n = chunks.length;
+        boolean whole = allocated <= 2L * MAX_CHUNK;
+        boolean[] move = new boolean[n];
+        long moving = 0;
+        for (int c = 0; c < n; c++) {
+            byte[] chunk = chunks[c];
+            if (chunk != null
+                    && (whole
+                            || (c != current
+                                    && (long) (chunk.length - chunkLive[c]) * divisor
+                                            > chunk.length))) {
+                move[c] = true;
+                moving += chunkLive[c];
+            }
+        }
+        if (moving == 0 && !whole) {
+            return; // the garbage is in the current chunk
+        }
         compactions++;
-        byte[][] old = chunks;
-        chunks = new byte[0][];
-        allocated = 0;
-        fill = 0;
-        // Each new chunk holds as much of what is left to copy as it can: no unused room.
-        long left = live;
+        if (whole) {
+            current = -1; // the copies go to new chunks, sized to hold them all
+        }
         int[] t = table;
         for (int i = 0; i < t.length; i++) {
             int e = t[i];
-            if (e != 0) {
-                byte[] c = old[(e - 1) >>> CHUNK_BITS];
+            int from = (e - 1) >>> CHUNK_BITS;
+            if (e != 0 && move[from]) {
+                byte[] c = chunks[from];
                 int at = (e - 1) & (MAX_CHUNK - 1);
                 int len = PackedFilter.length(c, at);
-                int ref = reserve(len, left);
-                left -= len;
-                System.arraycopy(c, at, chunks[ref >>> CHUNK_BITS], ref & (MAX_CHUNK - 1), len);
+                int ref = reserve(len, moving, move);
+                moving -= len;
+                int to = ref >>> CHUNK_BITS;
+                System.arraycopy(c, at, chunks[to], ref & (MAX_CHUNK - 1), len);
+                chunkLive[to] += len;
                 t[i] = ref + 1;
+            }
+        }
+        for (int c = 0; c < n; c++) {
+            if (move[c] && chunks[c] != null) {
+                allocated -= chunks[c].length;
+                chunks[c] = null;
+                chunkLive[c] = 0;
             }
         }
     }
 
     /** Copies {@code p} into the arena; its position, or -1 if it does not fit. */
     private int append(byte[] p) {
-        int ref = reserve(p.length, 0);
+        int ref = reserve(p.length, 0, null);
         if (ref >= 0) {
             System.arraycopy(p, 0, chunks[ref >>> CHUNK_BITS], ref & (MAX_CHUNK - 1), p.length);
+            chunkLive[ref >>> CHUNK_BITS] += p.length;
         }
         return ref;
     }
 
     /**
-     * Room for {@code len} bytes at the end of the arena; its position, or -1. If the last chunk is
-     * full, a new one: of {@code hint} bytes if positive (and up to {@link #MAX_CHUNK}), else twice
-     * the last one.
+     * Room for {@code len} bytes in the current chunk; its position, or -1. If the current chunk is
+     * full (or {@code busy}, being emptied), a new one at a free index: of {@code hint} bytes if
+     * positive (and up to {@link #MAX_CHUNK}), else twice the current one.
      */
-    private int reserve(int len, long hint) {
+    private int reserve(int len, long hint, boolean[] busy) {
         if (len > MAX_CHUNK) {
             return -1;
         }
-        int last = chunks.length - 1;
-        if (last < 0 || fill + len > chunks[last].length) {
-            if (chunks.length >= MAX_CHUNKS) {
+        if (current < 0
+                || fill + len > chunks[current].length
+                || (busy != null && current < busy.length && busy[current])) {
+            int index = 0;
+            while (index < chunks.length && chunks[index] != null) {
+                index++;
+            }
+            if (index >= MAX_CHUNKS) {
                 return -1;
             }
             int size =
@@ -241,15 +297,19 @@ final class PackedKeys {
                             ? (int) Math.min(MAX_CHUNK, Math.max(hint, len))
                             : Math.max(
                                     len,
-                                    last < 0
+                                    current < 0
                                             ? FIRST_CHUNK
-                                            : Math.min(MAX_CHUNK, 2 * chunks[last].length));
-            chunks = Arrays.copyOf(chunks, chunks.length + 1);
-            chunks[++last] = new byte[size];
+                                            : Math.min(MAX_CHUNK, 2 * chunks[current].length));
+            if (index == chunks.length) {
+                chunks = Arrays.copyOf(chunks, index + 1);
+                chunkLive = Arrays.copyOf(chunkLive, index + 1);
+            }
+            chunks[index] = new byte[size];
             allocated += size;
+            current = index;
             fill = 0;
         }
-        int ref = last << CHUNK_BITS | fill;
+        int ref = current << CHUNK_BITS | fill;
         fill += len;
         return ref;
     }
