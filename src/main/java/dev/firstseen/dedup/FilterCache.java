@@ -232,7 +232,7 @@ final class FilterCache {
         }
         // Keys unpacked since the last checkpoint left garbage; the heap after a checkpoint holds
         // little of it.
-        packed.compactIfWasteful(32);
+        packed.compactAfterPacking();
         return n;
     }
 

@@ -58,6 +58,9 @@ final class PackedKeys {
 
     private long compactions;
 
+    /** {@link #garbage()} after the last compaction: the next waits for more. */
+    private long garbageAfterCompaction;
+
     /** Keys packed. */
     int size() {
         return size;
@@ -162,13 +165,17 @@ final class PackedKeys {
             allocated = 0;
             current = -1;
             fill = 0;
+            garbageAfterCompaction = 0;
             return;
         }
         if (size < table.length / 8 && table.length > MIN_TABLE) {
             rehash(table.length / 2);
         }
-        if (garbage() > Math.max(live, FIRST_CHUNK)) {
-            compact(2); // some chunk is then more than half garbage
+        // Between checkpoints keys unpack as new URLs come; a quarter of the live bytes' worth of
+        // new garbage is reclaimed from the chunks it made a quarter garbage, so that the heap
+        // just before a checkpoint does not carry a whole interval's garbage.
+        if (garbage() - garbageAfterCompaction > Math.max(live / 4, FIRST_CHUNK)) {
+            compact(4);
         }
     }
 
@@ -200,12 +207,17 @@ final class PackedKeys {
     /**
      * Reclaims garbage if more than {@code 1 / divisor} of the arena is garbage or unused room: an
      * arena of up to two full chunks is copied whole, a larger one chunk by chunk, each chunk more
-     * than {@code 1 / divisor} garbage (but the current one). The table's slots keep their keys.
+     * than {@code 1 / divisor} garbage or unused room. The table's slots keep their keys.
      */
     void compactIfWasteful(int divisor) {
         if ((allocated - live) * divisor > allocated && allocated > FIRST_CHUNK) {
             compact(divisor);
         }
+    }
+
+    /** {@link #compactIfWasteful} as the cache does at a checkpoint. */
+    void compactAfterPacking() {
+        compactIfWasteful(32);
     }
 
     /*
@@ -222,21 +234,21 @@ final class PackedKeys {
         long moving = 0;
         for (int c = 0; c < n; c++) {
             byte[] chunk = chunks[c];
+            // The current chunk's room not used yet counts as waste too: copied out, its keys go
+            // to a chunk of their size.
             if (chunk != null
-                    && (whole
-                            || (c != current
-                                    && (long) (chunk.length - chunkLive[c]) * divisor
-                                            > chunk.length))) {
+                    && (whole || (long) (chunk.length - chunkLive[c]) * divisor > chunk.length)) {
                 move[c] = true;
                 moving += chunkLive[c];
             }
         }
         if (moving == 0 && !whole) {
-            return; // the garbage is in the current chunk
+            garbageAfterCompaction = garbage();
+            return; // the garbage is spread thin
         }
         compactions++;
-        if (whole) {
-            current = -1; // the copies go to new chunks, sized to hold them all
+        if (current >= 0 && move[current]) {
+            current = -1; // the copies go to new chunks, sized to hold them
         }
         int[] t = table;
         for (int i = 0; i < t.length; i++) {
@@ -261,6 +273,7 @@ final class PackedKeys {
                 chunkLive[c] = 0;
             }
         }
+        garbageAfterCompaction = garbage();
     }
 
     /** Copies {@code p} into the arena; its position, or -1 if it does not fit. */
