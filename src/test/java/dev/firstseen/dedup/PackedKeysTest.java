@@ -46,7 +46,8 @@ class PackedKeysTest {
 
     /**
      * 3,000 keys make an arena of less than two full chunks, which compacts by copying it whole;
-     * 12,000 one of several, which compacts chunk by chunk.
+     * 12,000 one of several, which (set to copy whole only up to two chunks) compacts chunk by
+     * chunk.
      */
     @ParameterizedTest(name = "{0} keys")
     @ValueSource(ints = {3000, 12000})
@@ -54,7 +55,7 @@ class PackedKeysTest {
         List<Object> sizings = new ArrayList<>();
         Map<String, byte[]> all = packedFilters(keys, sizings);
         List<String> names = new ArrayList<>(all.keySet());
-        PackedKeys arena = new PackedKeys();
+        PackedKeys arena = new PackedKeys(2);
         Map<String, byte[]> model = new HashMap<>();
         Random random = new Random(11);
         long most = 0;
