@@ -156,6 +156,7 @@ public final class SubtaskSimulation {
         long heap = op.filterCacheBytes();
         long pages = op.filterPageBytes();
         int packed = op.filterPackedKeys();
+        String arena = op.filterArenaSummary();
         long state = snap.getStateSize();
         h.close();
 
@@ -165,7 +166,7 @@ public final class SubtaskSimulation {
                         + " checkpoints not counted)%n"
                         + "emitted %,d of %,d distinct: %,d dropped = %.2e%n"
                         + "filter heap %,d B = %.2f B/URL (pages %.2f B/URL, per-key objects"
-                        + " %.2f B/URL; %,d keys packed)%n"
+                        + " %.2f B/URL; %,d keys packed; %s)%n"
                         + "checkpoint %,d B = %.2f B/URL, taken in %.2f s (pre-barrier flush and"
                         + " synchronous snapshot)%n",
                 records,
@@ -180,6 +181,7 @@ public final class SubtaskSimulation {
                 pages / (double) urls,
                 (heap - pages) / (double) urls,
                 packed,
+                arena,
                 state,
                 state / (double) urls,
                 snapshotSeconds);

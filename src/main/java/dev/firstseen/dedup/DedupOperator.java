@@ -816,7 +816,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             LOG.info(
                     "Dedup subtask {}: checkpoint {} flushed {} dirty Bloom pages (compaction"
                             + " {} ms); page cache {} keys ({} packed), {} pages, {} bytes; since"
-                            + " start {} packed keys unpacked, {}"
+                            + " start {} packed keys unpacked, {}, {}"
                             + " first-seen, {} duplicates, {} Bloom pages loaded, {} exact-store"
                             + " reads, {} fingerprints journaled, {} replayed from journals",
                     getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
@@ -828,6 +828,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     cache.pages(),
                     cache.bytes(),
                     cache.unpacks(),
+                    cache.arenaSummary(),
                     metrics.firstSeen.getCount(),
                     metrics.duplicates.getCount(),
                     metrics.pagesLoaded.getCount(),
@@ -903,6 +904,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     }
 
     /** Keys the filter cache holds packed (the {@code filterCachePackedKeys} gauge). */
+    /** {@link FilterCache#arenaSummary()}, for the subtask simulation. */
+    public String filterArenaSummary() {
+        return cache.arenaSummary();
+    }
+
     public int filterPackedKeys() {
         return cache.packedKeys();
     }

@@ -405,6 +405,16 @@ final class FilterCache {
         return packed.size();
     }
 
+    /** The packed keys' arena ({@link PackedKeys}): compactions, bytes copied, time taken. */
+    String arenaSummary() {
+        return String.format(
+                java.util.Locale.ROOT,
+                "%,d arena compactions copied %,d bytes in %,d ms",
+                packed.compactions(),
+                packed.compactedBytes(),
+                packed.compactionNanos() / 1_000_000);
+    }
+
     /** Packed keys unpacked by a record of theirs since the cache was created. */
     long unpacks() {
         return unpacks;

@@ -32,7 +32,7 @@ final class PackedKeys {
     private static final int MIN_TABLE = 64;
 
     /** Arenas of up to this many full chunks are compacted by copying them whole. */
-    static final int WHOLE_CHUNKS = 64;
+    static final int WHOLE_CHUNKS = 256;
 
     private final long wholeUpTo;
 
@@ -62,6 +62,8 @@ final class PackedKeys {
     private int hand;
 
     private long compactions;
+    private long compactedBytes;
+    private long compactionNanos;
 
     /** {@link #garbage()} after the last compaction: the next waits for more. */
     private long garbageAfterCompaction;
@@ -83,6 +85,16 @@ final class PackedKeys {
     /** Times the live keys were copied into new chunks to drop garbage. */
     long compactions() {
         return compactions;
+    }
+
+    /** Bytes of live keys copied by compactions. */
+    long compactedBytes() {
+        return compactedBytes;
+    }
+
+    /** Time spent compacting, in nanoseconds. */
+    long compactionNanos() {
+        return compactionNanos;
     }
 
     /** Bytes of the packed keys themselves. */
@@ -185,11 +197,13 @@ final class PackedKeys {
         if (size < table.length / 8 && table.length > MIN_TABLE) {
             rehash(table.length / 2);
         }
-        // Between checkpoints keys unpack as new URLs come; a quarter of the live bytes' worth of
-        // new garbage is reclaimed from the chunks it made a quarter garbage, so that the heap
-        // just before a checkpoint does not carry a whole interval's garbage.
-        if (garbage() - garbageAfterCompaction > Math.max(live / 4, FIRST_CHUNK)) {
-            compact(4);
+        // Between checkpoints keys unpack as new URLs come. Once their garbage outweighs the live
+        // keys it is reclaimed, copying at most a byte for each byte reclaimed; chunk by chunk,
+        // not again before a quarter of the live bytes' worth more, as the garbage left may be
+        // spread over chunks less than half garbage.
+        long g = garbage();
+        if (g > Math.max(live, FIRST_CHUNK) && g - garbageAfterCompaction > live / 4) {
+            compact(2);
         }
     }
 
@@ -230,23 +244,31 @@ final class PackedKeys {
         }
     }
 
-    /** {@link #compactIfWasteful} as the cache does at a checkpoint. */
+    /**
+     * {@link #compactIfWasteful} as the cache does at a checkpoint: an arena copied whole once a
+     * sixteenth is waste, chunk by chunk the chunks more than half waste.
+     */
     void compactAfterPacking() {
-        compactIfWasteful(32);
+        compactIfWasteful(allocated <= wholeUpTo ? 16 : 2);
     }
 
     /*
      * A compaction copies keys, so what it costs is the live bytes of the chunks it empties. A
-     * whole copy reclaims every byte, and for the 30 MB a subtask of 10 M URLs packs it takes a few
-     * milliseconds; but a subtask of a gigabyte of packed keys would copy a gigabyte at a
-     * checkpoint (the task thread's time, before the barrier) for a few percent of garbage. Past
-     * 64 MiB, chunk by chunk: a chunk is copied only once that share of it is garbage, so the bytes
-     * copied stay within divisor times the garbage reclaimed. Keys that get new URLs are spread
-     * over every chunk, so chunk by chunk leaves more garbage behind between checkpoints: in the
-     * subtask simulation at 10,000 records/s, 3.63 B/URL of heap just before a checkpoint against
-     * 3.45 with whole copies.
+     * whole copy reclaims every byte; for the 30 MB a subtask of 10 M URLs packs it takes about
+     * 15 ms. Keys that get new URLs are spread over every chunk, so chunk by chunk leaves garbage
+     * behind (in the subtask simulation at 10,000 records/s, 3.63 B/URL of heap just before a
+     * checkpoint against 3.45 with whole copies), but a subtask of a gigabyte of packed keys would
+     * copy a gigabyte at every checkpoint (the task thread's time, before the barrier) for a few
+     * percent of garbage. So whole copies up to 256 MiB, chunk by chunk past it, where a chunk is
+     * copied once it is more than half waste: no more bytes copied than reclaimed.
      */
     private void compact(int divisor) {
+        long start = System.nanoTime();
+        compactInner(divisor);
+        compactionNanos += System.nanoTime() - start;
+    }
+
+    private void compactInner(int divisor) {
         int n = chunks.length;
         boolean whole = allocated <= wholeUpTo;
         boolean[] move = new boolean[n];
@@ -282,6 +304,7 @@ final class PackedKeys {
                 int to = ref >>> CHUNK_BITS;
                 System.arraycopy(c, at, chunks[to], ref & (MAX_CHUNK - 1), len);
                 chunkLive[to] += len;
+                compactedBytes += len;
                 t[i] = ref + 1;
             }
         }
