@@ -75,21 +75,21 @@ class SizeTest {
         String hundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 100_000_000, 4 * GIB);
-        // 3.72 B/URL checkpointed: 37.2 GB; pages 2.51: 25.1 GB; 56 B for each of 100 M keys
+        // 3.72 B/URL checkpointed: 37.2 GB; pages 2.51: 25.1 GB; 40 B for each of 100 M keys
         // (packed between checkpoints).
-        assertThat(hundred).contains("37.2 GB").contains("25.1 GB").contains("5.6 GB");
+        assertThat(hundred).contains("37.2 GB").contains("25.1 GB").contains("4.0 GB");
         assertThat(hundred).contains("docs/simulate-subtask-10m-fpp1e-4-dirty-list.txt");
-        // (25.1 + 5.6) GB over 4 GiB slots is 8 slots.
-        assertThat(hundred).contains("slots: 8 (heap 8");
+        // (25.1 + 4.0) GB over 4 GiB slots is 7 slots.
+        assertThat(hundred).contains("slots: 7 (heap 7");
         String fiveHundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 20_000_000, 4 * GIB);
-        assertThat(fiveHundred).contains("32.7 GB").contains("24.7 GB").contains("1.4 GB");
-        // Exact mode's pages with 100 URLs a key: 9.25 B/URL checkpointed, 6.76 of pages, 66 B a
+        assertThat(fiveHundred).contains("32.7 GB").contains("24.7 GB").contains("1.0 GB");
+        // Exact mode's pages with 100 URLs a key: 9.25 B/URL checkpointed, 6.76 of pages, 49 B a
         // key packed (the 200 M run's keys held 10,000 URLs, 2,346 B each).
         String exact =
                 tenBillion(DedupMode.EXACT, ExactStoreType.PAGES, 0.01, 100_000_000, 4 * GIB);
-        assertThat(exact).contains("92.5 GB").contains("67.6 GB").contains("6.6 GB");
+        assertThat(exact).contains("92.5 GB").contains("67.6 GB").contains("4.9 GB");
         // Keys of 10,000 URLs keep the 50 M run's figures (2.80 B/URL checkpointed).
         assertThat(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 10_000))
                 .isEqualTo(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4));

@@ -113,18 +113,18 @@ public final class Size {
                     new Figure(
                             6.76, sim + ": fingerprint pages 6.76 B/URL, 100,000 keys of 100 URLs"),
                     new Figure(
-                            66,
-                            "docs/simulate-subtask-10m-exact-capacity-byte-session16.txt: 100,000"
-                                    + " cached keys, 99,597 of them packed, 0.66 B/URL of per-key"
-                                    + " objects after a checkpoint (the heap just before one: 7.82"
-                                    + " B/URL at 10,000 records/s a subtask)"),
+                            49,
+                            "docs/simulate-subtask-10m-arena-session17.txt: 100,000 cached keys,"
+                                    + " 99,597 of them packed, 0.49 B/URL of per-key objects after"
+                                    + " a checkpoint (the heap just before one: 7.88 B/URL at"
+                                    + " 10,000 records/s a subtask)"),
                     f.recordsPerSecondPerSlot());
         }
         if (mode != DedupMode.APPROXIMATE || rate != 0.0001 || urlsPerKey >= 1118) {
             return f; // 1,118 = sqrt(500 * 2,500)
         }
         String sim = "docs/simulate-subtask-10m-fpp1e-4-periodic-session14.txt";
-        String packed = "docs/simulate-subtask-10m-packed-pages-session16.txt";
+        String packed = "docs/simulate-subtask-10m-arena-session17.txt";
         if (urlsPerKey < 224) { // sqrt(100 * 500)
             return new Figures(
                     f.localBytesPerUrl(),
@@ -138,11 +138,11 @@ public final class Size {
                                     + " docs/simulate-subtask-10m-fpp1e-4-compact.txt)"),
                     new Figure(2.51, sim + ": filter pages 2.51 B/URL, 100,000 keys of 100 URLs"),
                     new Figure(
-                            56,
+                            40,
                             packed
-                                    + ": 100,000 cached keys, 99,884 of them packed, 0.56 B/URL of"
+                                    + ": 100,000 cached keys, 99,884 of them packed, 0.40 B/URL of"
                                     + " per-key objects after a checkpoint (the heap just before"
-                                    + " one: 3.47 B/URL at 10,000 records/s a subtask, 5.09 at"
+                                    + " one: 3.45 B/URL at 10,000 records/s a subtask, 5.13 at"
                                     + " 100,000)"),
                     f.recordsPerSecondPerSlot());
         }
@@ -155,9 +155,9 @@ public final class Size {
                                 + " 500 URLs on average, a checkpoint every 1 M records"),
                 new Figure(2.47, sim + ": filter pages 2.47 B/URL, 20,000 keys of 500 URLs"),
                 new Figure(
-                        70,
+                        50,
                         packed
-                                + ": 20,000 cached keys, 19,866 of them packed, 0.14 B/URL of"
+                                + ": 20,000 cached keys, 19,866 of them packed, 0.10 B/URL of"
                                 + " per-key objects after a checkpoint (the heap just before one:"
                                 + " 3.59 B/URL at 100,000 records/s a subtask)"),
                 f.recordsPerSecondPerSlot());
