@@ -73,21 +73,39 @@ public final class FrontierSerializer {
         }
     }
 
+    private static final byte[] URL = ascii("{\"url\":");
+    private static final byte[] CANONICAL = ascii(",\"canonical\":");
+    private static final byte[] KEY = ascii(",\"key\":");
+    private static final byte[] FIRST_SEEN = ascii(",\"first_seen\":");
+    private static final byte[] TOPIC = ascii(",\"source\":{\"topic\":");
+    private static final byte[] PARTITION = ascii(",\"partition\":");
+    private static final byte[] OFFSET = ascii(",\"offset\":");
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
     static byte[] toJson(FrontierRecord r, JsonWriter w) {
-        w.reset()
-                .raw("{\"url\":")
-                .string(r.url)
-                .raw(",\"canonical\":")
-                .string(r.canonical)
-                .raw(",\"key\":")
+        w.reset().raw(URL);
+        int from = w.mark();
+        w.string(r.url);
+        int to = w.mark();
+        w.raw(CANONICAL);
+        // Most extracted links are already canonical: then the URL's escaped bytes serve twice.
+        if (r.canonical.equals(r.url)) {
+            w.again(from, to);
+        } else {
+            w.string(r.canonical);
+        }
+        w.raw(KEY)
                 .string(r.key)
-                .raw(",\"first_seen\":")
+                .raw(FIRST_SEEN)
                 .number(r.firstSeen)
-                .raw(",\"source\":{\"topic\":")
+                .raw(TOPIC)
                 .string(r.source.topic)
-                .raw(",\"partition\":")
+                .raw(PARTITION)
                 .number(r.source.partition)
-                .raw(",\"offset\":")
+                .raw(OFFSET)
                 .number(r.source.offset)
                 .raw('}');
         if (r.metaJson != null) {

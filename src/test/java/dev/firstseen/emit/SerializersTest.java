@@ -61,6 +61,40 @@ class SerializersTest {
         assertThat(json.readTree(value.serialize(r)).get("meta_omitted").asBoolean()).isTrue();
     }
 
+    /**
+     * A URL that is its own canonical form is escaped once and its bytes written twice: the value
+     * is the one the two fields written apart give, whether the two strings are one object (as the
+     * shuffle hands them on) or equal ones.
+     */
+    @Test
+    void aCanonicalUrlIsWrittenAsTheUrl() throws Exception {
+        SerializationSchema<FrontierRecord> value = opened(FrontierSerializer.value());
+        for (String url :
+                new String[] {
+                    "http://example.com/a/b", "http://example.com/\"\u00e9\u0001\ud83d\ude00"
+                }) {
+            FrontierRecord r =
+                    new FrontierRecord(
+                            url,
+                            new String(url.toCharArray()),
+                            "example.com",
+                            1795000000000L,
+                            null,
+                            new SourcePosition("urls", 3, 42L, 1795000000001L));
+            byte[] equal = value.serialize(r);
+            r.canonical = url;
+            byte[] same = value.serialize(r);
+            JsonNode n = json.readTree(equal);
+            assertThat(n.get("url").asText()).isEqualTo(url);
+            assertThat(n.get("canonical").asText()).isEqualTo(url);
+            assertThat(same).isEqualTo(equal);
+            r.canonical = "http://example.com/other";
+            JsonNode other = json.readTree(value.serialize(r));
+            assertThat(other.get("url").asText()).isEqualTo(url);
+            assertThat(other.get("canonical").asText()).isEqualTo("http://example.com/other");
+        }
+    }
+
     @Test
     void deadLetterKeepsTextOrBase64AndTruncates() throws Exception {
         JsonNode n =

@@ -35,6 +35,27 @@ public final class JsonWriter {
         return this;
     }
 
+    /** Appends bytes as they are (ASCII constants: field names and punctuation). */
+    public JsonWriter raw(byte[] ascii) {
+        ensure(ascii.length);
+        System.arraycopy(ascii, 0, buf, len, ascii.length);
+        len += ascii.length;
+        return this;
+    }
+
+    /** Where the next byte goes: a mark for {@link #again}. */
+    public int mark() {
+        return len;
+    }
+
+    /** Appends again what was written from mark {@code from} to mark {@code to}. */
+    public JsonWriter again(int from, int to) {
+        ensure(to - from);
+        System.arraycopy(buf, from, buf, len, to - from);
+        len += to - from;
+        return this;
+    }
+
     /** Appends pre-serialized JSON (any text) as UTF-8. */
     public JsonWriter rawUtf8(String json) {
         byte[] b = json.getBytes(StandardCharsets.UTF_8);
