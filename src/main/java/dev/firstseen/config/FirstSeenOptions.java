@@ -352,8 +352,8 @@ public final class FirstSeenOptions {
                     .defaultValue(dev.firstseen.dedup.DedupConfig.DEFAULT_PACK_MAX_PAGES)
                     .withDescription(
                             "At each checkpoint the filter cache folds every compressed-fingerprint"
-                                    + " key of at most this many page slots into one byte array"
-                                    + " (about 55 bytes of heap besides its pages instead of 187"
+                                    + " key of at most this many page slots into its arena"
+                                    + " (about 40 bytes of heap besides its pages instead of 187"
                                     + " to 270 as objects), until a new URL of the key unpacks"
                                     + " it; 0 packs none. From 0 to 16: with more pages a probe"
                                     + " of a packed key walks more slots, and packing copies more"

@@ -36,7 +36,7 @@ import java.util.TreeMap;
  * @param exactPageEntries entries per page past which exact mode's fingerprint pages split
  * @param pageJournalShare the size of a fingerprint filter's page journal, as a share of its pages'
  *     bytes, past which a checkpoint writes its changed pages whole; 0 writes them whole every time
- * @param packMaxPages the most page slots of a key the filter cache packs into one array at a
+ * @param packMaxPages the most page slots of a key the filter cache packs into its arena at a
  *     checkpoint ({@link PackedFilter}); 0 packs none
  */
 public record DedupConfig(
