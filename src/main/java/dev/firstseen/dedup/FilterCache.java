@@ -210,10 +210,11 @@ final class FilterCache {
      * many. Called after {@link #flushAll()}, when no filter holds inserts for the checkpoint.
      */
     int pack() {
-        int n = 0;
-        KeyFilter next;
-        for (KeyFilter f = oldest; f != null; f = next) {
-            next = f.newer;
+        // Packed first, added after: the arena then sizes the chunk it starts for all of them.
+        List<KeyFilter> filters = new ArrayList<>();
+        List<byte[]> packs = new ArrayList<>();
+        long total = 0;
+        for (KeyFilter f = oldest; f != null; f = f.newer) {
             if (!f.packable() || f.tableSlots() > packMaxPages) {
                 continue;
             }
@@ -221,7 +222,18 @@ final class FilterCache {
             if (sizing < 0) {
                 continue;
             }
-            if (!packed.add(PackedFilter.pack(f, sizing), f.keyHash())) {
+            byte[] p = PackedFilter.pack(f, sizing);
+            filters.add(f);
+            packs.add(p);
+            total += p.length;
+        }
+        int n = 0;
+        for (int i = 0; i < packs.size(); i++) {
+            KeyFilter f = filters.get(i);
+            byte[] p = packs.get(i);
+            boolean added = packed.add(p, f.keyHash(), total);
+            total -= p.length;
+            if (!added) {
                 continue;
             }
             delete(f);

@@ -82,6 +82,15 @@ final class PackedKeys {
         return size;
     }
 
+    /** Chunks allocated. */
+    int chunks() {
+        int n = 0;
+        for (byte[] c : chunks) {
+            n += c != null ? 1 : 0;
+        }
+        return n;
+    }
+
     /** Times the live keys were copied into new chunks to drop garbage. */
     long compactions() {
         return compactions;
@@ -114,7 +123,16 @@ final class PackedKeys {
      * is larger than a chunk or the arena is full.
      */
     boolean add(byte[] p, int hash) {
-        int ref = append(p);
+        return add(p, hash, 0);
+    }
+
+    /**
+     * {@link #add(byte[], int)}, where a new chunk, if one is needed, is sized for {@code hint}
+     * bytes (this key's and those to be added after it; up to {@link #MAX_CHUNK}), so that a
+     * checkpoint's packing leaves no room unused.
+     */
+    boolean add(byte[] p, int hash, long hint) {
+        int ref = append(p, hint);
         if (ref < 0) {
             return false;
         }
@@ -240,7 +258,7 @@ final class PackedKeys {
      */
     void compactIfWasteful(int divisor) {
         if ((allocated - live) * divisor > allocated && allocated > FIRST_CHUNK) {
-            compact(divisor);
+            compact(divisor, false);
         }
     }
 
@@ -249,8 +267,23 @@ final class PackedKeys {
      * sixteenth is waste, chunk by chunk the chunks more than half waste.
      */
     void compactAfterPacking() {
-        compactIfWasteful(allocated <= wholeUpTo ? 16 : 2);
+        int small = 0;
+        for (byte[] c : chunks) {
+            small += c != null && c.length < MAX_CHUNK / 8 ? 1 : 0;
+        }
+        if (small > SMALL_CHUNKS) {
+            compact(allocated <= wholeUpTo ? 16 : 2, true);
+        } else {
+            compactIfWasteful(allocated <= wholeUpTo ? 16 : 2);
+        }
     }
+
+    /**
+     * Chunks of less than an eighth of {@link #MAX_CHUNK} past which a checkpoint's compaction
+     * copies them into larger ones: each checkpoint's packing may start one, sized to what it
+     * packs, and an arena that gets no garbage would otherwise run out of chunk indexes.
+     */
+    static final int SMALL_CHUNKS = 64;
 
     /*
      * A compaction copies keys, so what it costs is the live bytes of the chunks it empties. A
@@ -263,12 +296,17 @@ final class PackedKeys {
      * copied once it is more than half waste: no more bytes copied than reclaimed.
      */
     private void compact(int divisor) {
+        compact(divisor, false);
+    }
+
+    /** Compacts, copying small chunks (see {@link #SMALL_CHUNKS}) too if {@code small}. */
+    private void compact(int divisor, boolean small) {
         long start = System.nanoTime();
-        compactInner(divisor);
+        compactInner(divisor, small);
         compactionNanos += System.nanoTime() - start;
     }
 
-    private void compactInner(int divisor) {
+    private void compactInner(int divisor, boolean small) {
         int n = chunks.length;
         boolean whole = allocated <= wholeUpTo;
         boolean[] move = new boolean[n];
@@ -278,7 +316,9 @@ final class PackedKeys {
             // The current chunk's room not used yet counts as waste too: copied out, its keys go
             // to a chunk of their size.
             if (chunk != null
-                    && (whole || (long) (chunk.length - chunkLive[c]) * divisor > chunk.length)) {
+                    && (whole
+                            || (long) (chunk.length - chunkLive[c]) * divisor > chunk.length
+                            || (small && chunk.length < MAX_CHUNK / 8))) {
                 move[c] = true;
                 moving += chunkLive[c];
             }
@@ -319,8 +359,8 @@ final class PackedKeys {
     }
 
     /** Copies {@code p} into the arena; its position, or -1 if it does not fit. */
-    private int append(byte[] p) {
-        int ref = reserve(p.length, 0, null);
+    private int append(byte[] p, long hint) {
+        int ref = reserve(p.length, hint, null);
         if (ref >= 0) {
             System.arraycopy(p, 0, chunks[ref >>> CHUNK_BITS], ref & (MAX_CHUNK - 1), p.length);
             chunkLive[ref >>> CHUNK_BITS] += p.length;

@@ -112,6 +112,38 @@ class PackedKeysTest {
         assertThat(arena.slotOf(names.get(0))).isEqualTo(-1);
     }
 
+    /**
+     * A checkpoint's packing sizes the chunk it starts to what it packs, so an arena that gets no
+     * garbage gains a small chunk at every checkpoint: past {@link PackedKeys#SMALL_CHUNKS} they
+     * are copied into one, and every key is still found, with no room left unused.
+     */
+    @ParameterizedTest(name = "copied whole up to {0} chunks")
+    @ValueSource(ints = {2, 256})
+    void smallChunksOfManyCheckpointsAreMerged(int wholeChunks) throws Exception {
+        List<Object> sizings = new ArrayList<>();
+        Map<String, byte[]> all = packedFilters(3000, sizings);
+        PackedKeys arena = new PackedKeys(wholeChunks);
+        List<String> added = new ArrayList<>();
+        int most = 0;
+        for (Map.Entry<String, byte[]> e : all.entrySet()) {
+            byte[] p = e.getValue();
+            assertThat(arena.add(p, e.getKey().hashCode(), p.length)).isTrue();
+            added.add(e.getKey());
+            arena.compactAfterPacking(); // one key packed at each checkpoint
+            most = Math.max(most, arena.chunks());
+        }
+        assertThat(most).isBetween(PackedKeys.SMALL_CHUNKS, PackedKeys.SMALL_CHUNKS + 2);
+        assertThat(arena.compactions()).isPositive();
+        for (String key : added) {
+            int slot = arena.slotOf(key);
+            assertThat(slot).as(key).isNotNegative();
+            assertThat(PackedFilter.pack(arena.unpack(slot, sizings), 0)).isEqualTo(all.get(key));
+        }
+        assertThat(arena.bytes())
+                .isLessThan(
+                        arena.liveBytes() + 24L * (PackedKeys.SMALL_CHUNKS + 4) + 4L * 8 * 3000);
+    }
+
     @Test
     void aKeyLargerThanAChunkIsNotAdded() {
         PackedKeys arena = new PackedKeys();
