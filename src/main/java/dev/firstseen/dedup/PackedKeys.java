@@ -264,7 +264,7 @@ final class PackedKeys {
 
     /**
      * {@link #compactIfWasteful} as the cache does at a checkpoint: an arena copied whole once a
-     * sixteenth is waste, chunk by chunk the chunks more than half waste.
+     * 32nd is waste, chunk by chunk the chunks more than half waste.
      */
     void compactAfterPacking() {
         int small = 0;
@@ -272,9 +272,9 @@ final class PackedKeys {
             small += c != null && c.length < MAX_CHUNK / 8 ? 1 : 0;
         }
         if (small > SMALL_CHUNKS) {
-            compact(allocated <= wholeUpTo ? 16 : 2, true);
+            compact(allocated <= wholeUpTo ? 32 : 2, true);
         } else {
-            compactIfWasteful(allocated <= wholeUpTo ? 16 : 2);
+            compactIfWasteful(allocated <= wholeUpTo ? 32 : 2);
         }
     }
 
