@@ -2,6 +2,7 @@ package dev.firstseen.dedup;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The heap cache of per-key filters: least recently used keys go first once the cache holds more
@@ -420,8 +421,8 @@ final class FilterCache {
     /** The packed keys' arena ({@link PackedKeys}): compactions, bytes copied, time taken. */
     String arenaSummary() {
         return String.format(
-                java.util.Locale.ROOT,
-                "%,d arena compactions copied %,d bytes in %,d ms",
+                Locale.ROOT,
+                "%d arena compactions copied %d bytes in %d ms",
                 packed.compactions(),
                 packed.compactedBytes(),
                 packed.compactionNanos() / 1_000_000);

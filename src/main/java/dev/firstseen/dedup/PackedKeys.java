@@ -1,6 +1,7 @@
 package dev.firstseen.dedup;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The packed keys of a {@link FilterCache}: {@link PackedFilter}s laid end to end in a few large
@@ -185,7 +186,7 @@ final class PackedKeys {
     }
 
     /** The filter in slot {@code i}, unpacked; it stays here until {@link #remove}. */
-    KeyFilter unpack(int i, java.util.List<Object> sizings) {
+    KeyFilter unpack(int i, List<Object> sizings) {
         int e = table[i];
         return PackedFilter.unpack(chunk(e), offset(e), sizings);
     }
