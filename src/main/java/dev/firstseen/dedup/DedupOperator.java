@@ -903,12 +903,12 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         return cache.pageBytes();
     }
 
-    /** Keys the filter cache holds packed (the {@code filterCachePackedKeys} gauge). */
     /** {@link FilterCache#arenaSummary()}, for the subtask simulation. */
     public String filterArenaSummary() {
         return cache.arenaSummary();
     }
 
+    /** Keys the filter cache holds packed (the {@code filterCachePackedKeys} gauge). */
     public int filterPackedKeys() {
         return cache.packedKeys();
     }

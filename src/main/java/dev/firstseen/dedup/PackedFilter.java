@@ -114,12 +114,13 @@ final class PackedFilter {
     /** A reading of a packed filter's fields, up to the slot codes. */
     private static final class Reader {
         final byte[] p;
+        final int keyLength;
         int at;
 
         Reader(byte[] p, int start) {
             this.p = p;
             this.at = start + 1;
-            int keyLength = (int) next();
+            this.keyLength = (int) next();
             at += keyLength;
         }
 
@@ -142,8 +143,7 @@ final class PackedFilter {
     static KeyFilter unpack(byte[] p, int start, List<Object> sizings) {
         int flags = p[start];
         Reader r = new Reader(p, start);
-        int keyLength = keyLength(p, start);
-        byte[] key = Arrays.copyOfRange(p, r.at - keyLength, r.at);
+        byte[] key = Arrays.copyOfRange(p, r.at - r.keyLength, r.at);
         Object sizing = sizings.get((int) r.next());
         long[] classes = new long[3 * (int) r.next()];
         for (int i = 0; i < classes.length; i++) {

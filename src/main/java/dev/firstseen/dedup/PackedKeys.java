@@ -84,7 +84,7 @@ final class PackedKeys {
     }
 
     /** Chunks allocated. */
-    int chunks() {
+    int chunkCount() {
         int n = 0;
         for (byte[] c : chunks) {
             n += c != null ? 1 : 0;
@@ -335,12 +335,11 @@ final class PackedKeys {
         int[] t = table;
         for (int i = 0; i < t.length; i++) {
             int e = t[i];
-            int from = (e - 1) >>> CHUNK_BITS;
-            if (e != 0 && move[from]) {
-                byte[] c = chunks[from];
+            if (e != 0 && move[(e - 1) >>> CHUNK_BITS]) {
+                byte[] c = chunks[(e - 1) >>> CHUNK_BITS];
                 int at = (e - 1) & (MAX_CHUNK - 1);
                 int len = PackedFilter.length(c, at);
-                int ref = reserve(len, moving, move);
+                int ref = reserve(len, moving);
                 moving -= len;
                 int to = ref >>> CHUNK_BITS;
                 System.arraycopy(c, at, chunks[to], ref & (MAX_CHUNK - 1), len);
@@ -361,7 +360,7 @@ final class PackedKeys {
 
     /** Copies {@code p} into the arena; its position, or -1 if it does not fit. */
     private int append(byte[] p, long hint) {
-        int ref = reserve(p.length, hint, null);
+        int ref = reserve(p.length, hint);
         if (ref >= 0) {
             System.arraycopy(p, 0, chunks[ref >>> CHUNK_BITS], ref & (MAX_CHUNK - 1), p.length);
             chunkLive[ref >>> CHUNK_BITS] += p.length;
@@ -371,16 +370,14 @@ final class PackedKeys {
 
     /**
      * Room for {@code len} bytes in the current chunk; its position, or -1. If the current chunk is
-     * full (or {@code busy}, being emptied), a new one at a free index: of {@code hint} bytes if
-     * positive (and up to {@link #MAX_CHUNK}), else twice the current one.
+     * full (or none is current: a compaction empties it), a new one at a free index: of {@code
+     * hint} bytes if positive (and up to {@link #MAX_CHUNK}), else twice the current one.
      */
-    private int reserve(int len, long hint, boolean[] busy) {
+    private int reserve(int len, long hint) {
         if (len > MAX_CHUNK) {
             return -1;
         }
-        if (current < 0
-                || fill + len > chunks[current].length
-                || (busy != null && current < busy.length && busy[current])) {
+        if (current < 0 || fill + len > chunks[current].length) {
             int index = 0;
             while (index < chunks.length && chunks[index] != null) {
                 index++;

@@ -130,7 +130,7 @@ class PackedKeysTest {
             assertThat(arena.add(p, e.getKey().hashCode(), p.length)).isTrue();
             added.add(e.getKey());
             arena.compactAfterPacking(); // one key packed at each checkpoint
-            most = Math.max(most, arena.chunks());
+            most = Math.max(most, arena.chunkCount());
         }
         assertThat(most).isBetween(PackedKeys.SMALL_CHUNKS, PackedKeys.SMALL_CHUNKS + 2);
         assertThat(arena.compactions()).isPositive();
