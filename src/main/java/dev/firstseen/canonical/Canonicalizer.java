@@ -32,6 +32,12 @@ public final class Canonicalizer implements Serializable {
     private final boolean pathRules;
     private final boolean queryRules;
 
+    /** Whether {@link AlreadyCanonical} may answer: only for the safe rules, which it mirrors. */
+    private final boolean fastPath;
+
+    private final boolean http;
+    private final boolean https;
+
     /** The safe profile. */
     public Canonicalizer(Set<String> schemes, int maxLength) {
         this(schemes, maxLength, CanonicalProfile.safe());
@@ -74,6 +80,9 @@ public final class Canonicalizer implements Serializable {
                         || profile.has(OptInRule.STRIP_TRACKING)
                         || profile.has(OptInRule.STRIP_EMPTY_PARAMS)
                         || profile.has(OptInRule.SORT_QUERY);
+        this.fastPath = profile.rules().isEmpty();
+        this.http = this.schemes.contains("http");
+        this.https = this.schemes.contains("https");
     }
 
     /** http and https, 8 KiB. */
@@ -99,6 +108,21 @@ public final class Canonicalizer implements Serializable {
      * never an exception that would fail and restart the job on the same record forever.
      */
     public Canonicalization canonicalize(String input) {
+        if (fastPath) {
+            try {
+                Canonicalization same = AlreadyCanonical.check(input, http, https, maxLength);
+                if (same != null) {
+                    return same;
+                }
+            } catch (RuntimeException e) {
+                // Not expected; the rules then answer, and they are total.
+            }
+        }
+        return canonicalizeByRules(input);
+    }
+
+    /** The rules alone, without {@link AlreadyCanonical}: what its answers are checked against. */
+    Canonicalization canonicalizeByRules(String input) {
         try {
             return run(input);
         } catch (Rejected r) {

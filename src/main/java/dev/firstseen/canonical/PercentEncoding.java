@@ -100,6 +100,11 @@ final class PercentEncoding {
                 || (n >= 2 && out.charAt(n - 2) == '%' && hexValue(out.charAt(n - 1)) >= 0);
     }
 
+    /** True if {@code v} (below 128) is an unreserved character, which an escape never keeps. */
+    static boolean isUnreserved(int v) {
+        return UNRESERVED[v];
+    }
+
     static int hexValue(char c) {
         if (c >= '0' && c <= '9') {
             return c - '0';
