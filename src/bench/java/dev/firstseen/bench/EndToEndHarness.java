@@ -13,6 +13,7 @@ import dev.firstseen.tools.CrawlStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,6 +114,9 @@ public final class EndToEndHarness {
      * Distinct URLs of the measured input, the truth the approximate jobs' drops are counted by.
      */
     private long distinct = -1;
+
+    /** Every measured round of each job, in round order, for the per-round ratios. */
+    private final Map<String, List<Result>> roundsByJob = new LinkedHashMap<>();
 
     private final Map<String, String> firstseenOptions = new LinkedHashMap<>();
     private final int parallelism;
@@ -296,6 +300,7 @@ public final class EndToEndHarness {
                     }
                 }
             }
+            roundsByJob.putAll(runs);
             List<Result> results = new ArrayList<>();
             for (List<Result> rs : runs.values()) {
                 List<Result> sorted = new ArrayList<>(rs);
@@ -755,6 +760,52 @@ public final class EndToEndHarness {
         variantOptions(job).forEach(conf::setString);
     }
 
+    /**
+     * CPU per record of {@code job} over {@code base}, round by round. The two ran seconds apart in
+     * each round, so a round's ratio is free of the drift that moves a job's rate by up to 40% over
+     * an invocation; their spread shows how far the medians' ratio can be trusted.
+     */
+    private void printRoundRatios(String job, String base) {
+        double[] ratios =
+                roundRatios(
+                        roundsByJob.getOrDefault(job, List.of()),
+                        roundsByJob.getOrDefault(base, List.of()));
+        if (ratios.length < 2) {
+            return;
+        }
+        StringBuilder each = new StringBuilder();
+        for (double r : ratios) {
+            each.append(String.format(Locale.ROOT, "%s%.2f", each.length() == 0 ? "" : " ", r));
+        }
+        double[] sorted = ratios.clone();
+        Arrays.sort(sorted);
+        log.printf(
+                Locale.ROOT,
+                "ratio %s/%s CPU per record round by round: %s (median %.2f, %.2f to %.2f)%n",
+                job,
+                base,
+                each,
+                medianOf(sorted),
+                sorted[0],
+                sorted[sorted.length - 1]);
+    }
+
+    /** {@code job}'s CPU per record over {@code base}'s in each round both ran, in round order. */
+    static double[] roundRatios(List<Result> job, List<Result> base) {
+        int n = Math.min(job.size(), base.size());
+        double[] ratios = new double[n];
+        for (int i = 0; i < n; i++) {
+            ratios[i] = (double) job.get(i).cpuNanos() / base.get(i).cpuNanos();
+        }
+        return ratios;
+    }
+
+    /** The median of sorted values: the middle one, or the mean of the middle two. */
+    static double medianOf(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
     private static long median(List<Result> rs, java.util.function.ToLongFunction<Result> f) {
         long[] v = rs.stream().mapToLong(f).sorted().toArray();
         return v[v.length / 2];
@@ -854,6 +905,7 @@ public final class EndToEndHarness {
                             b.seconds() / f.seconds(),
                             (double) f.cpuNanos() / b.cpuNanos(),
                             (double) (f.cpuNanos() - f.jitNanos()) / (b.cpuNanos() - b.jitNanos()));
+                    printRoundRatios(fs, base);
                 }
             }
             Map<String, Object> a = f.accumulators();

@@ -74,4 +74,21 @@ class EndToEndHarnessTest {
     private static String factoryOf(String job, Map<String, String> firstseen) {
         return new SeenSetRocksDBOptions().configure(environmentOf(job, firstseen)).toString();
     }
+
+    /** Round by round, a job's CPU per record is divided by its baseline's in the same round. */
+    @Test
+    void roundRatiosPairEachRoundWithItsBaseline() {
+        List<EndToEndHarness.Result> job = List.of(cpu(300), cpu(200), cpu(330));
+        List<EndToEndHarness.Result> base = List.of(cpu(200), cpu(160), cpu(200), cpu(100));
+        double[] r = EndToEndHarness.roundRatios(job, base);
+        assertThat(r).containsExactly(1.5, 1.25, 1.65);
+        double[] sorted = r.clone();
+        java.util.Arrays.sort(sorted);
+        assertThat(EndToEndHarness.medianOf(sorted)).isEqualTo(1.5);
+        assertThat(EndToEndHarness.medianOf(new double[] {1.0, 2.0})).isEqualTo(1.5);
+    }
+
+    private static EndToEndHarness.Result cpu(long nanos) {
+        return new EndToEndHarness.Result("j", 1, 1, 1, 1, 0, Map.of(), nanos, 0, 0);
+    }
 }

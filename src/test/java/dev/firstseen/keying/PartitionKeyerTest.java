@@ -102,4 +102,87 @@ class PartitionKeyerTest {
             assertThat(domainKey("http://" + b + "/x")).isEqualTo(keyB);
         }
     }
+
+    /**
+     * Hosts of one length in one slot, which only the memo's byte comparison tells apart: differing
+     * in the middle, and differing only in their first character.
+     */
+    @Test
+    void hostsOfOneLengthInOneSlotKeepTheirKeys() {
+        String[] middle =
+                sameLengthPairInOneSlot(
+                        i -> String.format(java.util.Locale.ROOT, "s%05d.d%d.com", i, i % 10));
+        String[] first =
+                sameLengthPairInOneSlot(
+                        i ->
+                                "abcdefghijklmnopqrstuvwxyz0123456789".charAt(i % 36)
+                                        + "x"
+                                        + i / 36
+                                        + ".com");
+        assertThat(first[0].substring(1)).isEqualTo(first[1].substring(1));
+        for (String[] pair : new String[][] {middle, first}) {
+            for (int round = 0; round < 3; round++) {
+                for (String h : pair) {
+                    assertThat(domainKey("http://" + h + "/"))
+                            .as(h)
+                            .isEqualTo(PartitionKeyer.registrableDomainOrHost(h));
+                }
+            }
+        }
+    }
+
+    /** The first two hosts {@code host(0), host(1), ...} of one length, one slot, two keys. */
+    private static String[] sameLengthPairInOneSlot(java.util.function.IntFunction<String> host) {
+        Map<Integer, List<String>> bySlot = new HashMap<>();
+        for (int i = 0; ; i++) {
+            String h = host.apply(i);
+            String key = PartitionKeyer.registrableDomainOrHost(h);
+            List<String> inSlot =
+                    bySlot.computeIfAbsent(PartitionKeyer.memoSlot(h), k -> new ArrayList<>());
+            for (String earlier : inSlot) {
+                if (earlier.length() == h.length()
+                        && !PartitionKeyer.registrableDomainOrHost(earlier).equals(key)) {
+                    return new String[] {earlier, h};
+                }
+            }
+            inSlot.add(h);
+        }
+    }
+
+    /**
+     * The memo is written without a lock (an entry replaces its slot in one reference write): a
+     * keyer shared by two threads keys both threads' hosts right while they interleave.
+     */
+    @Test
+    void aKeyerUsedFromTwoThreadsKeysBothRight() throws Exception {
+        String[] hosts = new String[4_000];
+        for (int i = 0; i < hosts.length; i++) {
+            hosts[i] = "www.h" + i + (i % 3 == 0 ? ".co.uk" : ".com");
+        }
+        Runnable keyAll =
+                () -> {
+                    for (int round = 0; round < 5; round++) {
+                        for (String h : hosts) {
+                            assertThat(domainKey("http://" + h + "/"))
+                                    .isEqualTo(PartitionKeyer.registrableDomainOrHost(h));
+                        }
+                    }
+                };
+        keyAll.run();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        Thread other =
+                new Thread(
+                        () -> {
+                            try {
+                                keyAll.run();
+                            } catch (Throwable t) {
+                                failed.set(t);
+                            }
+                        });
+        other.start();
+        keyAll.run();
+        other.join();
+        assertThat(failed.get()).isNull();
+    }
 }
