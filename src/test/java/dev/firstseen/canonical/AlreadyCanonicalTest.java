@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -156,7 +157,7 @@ class AlreadyCanonicalTest {
                 inputs.add(
                         u.substring(0, at)
                                 + "%"
-                                + Integer.toHexString(r.nextInt(256)).toUpperCase()
+                                + Integer.toHexString(r.nextInt(256)).toUpperCase(Locale.ROOT)
                                 + u.substring(at));
             }
         }
