@@ -4,9 +4,9 @@ import dev.firstseen.canonical.Canonicalization.HostType;
 
 /**
  * Recognizes, in one pass over the input, a URL that every safe rule would leave exactly as it is,
- * so that the most common input of all — a link the extractor already resolved to an absolute,
- * lower-case URL — is not taken apart and written again. It is not a rule: it changes nothing, it
- * only answers early.
+ * so that the most common input — a link the extractor already resolved to an absolute, lower-case
+ * URL — is not taken apart and written again. It is not a rule: it changes nothing, it only answers
+ * early.
  *
  * <p>Its contract: when it answers, the answer equals the full rules' answer for the same input
  * (canonical URL, host, host type and fetchable URL); when in any doubt it answers null and the
@@ -15,8 +15,9 @@ import dev.firstseen.canonical.Canonicalization.HostType;
  * label), a non-empty path, and a path and query of ASCII characters outside their encode sets with
  * escapes the rules keep (upper-case hex, not an unreserved character). No white space, no
  * fragment, no dot segment, no backslash, no empty query. {@code AlreadyCanonicalTest} holds it to
- * the full rules over the conformance corpora, the crawl stream and random input. The opt-in rules
- * are not covered: a canonicalizer with any of them does not use this.
+ * the full rules over the conformance corpora, the crawl stream, random input and edits of
+ * canonical forms. The opt-in rules are not covered: a canonicalizer with any of them does not use
+ * this.
  */
 final class AlreadyCanonical {
     private AlreadyCanonical() {}

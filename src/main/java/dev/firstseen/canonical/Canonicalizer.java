@@ -18,6 +18,10 @@ import java.util.TreeSet;
  * merges distinct pages. The {@link OptInRule}s of a {@link CanonicalProfile} go further, each with
  * a documented risk. The output is ASCII and canonicalizing it again returns it unchanged.
  *
+ * <p>With the safe rules alone, {@link AlreadyCanonical} first checks in one pass whether the input
+ * is already in canonical form, and if so answers with the input itself: the same answer the rules
+ * give, without taking the URL apart.
+ *
  * <p>The canonical form is only a key: the URL sent to the fetcher is the original.
  */
 public final class Canonicalizer implements Serializable {
