@@ -79,7 +79,7 @@ final class AlreadyCanonical {
         for (i++; i < n; i++) {
             char c = s.charAt(i);
             if (c == '/' || c == '?') {
-                if (isDotSegment(s, segmentStart, i)) {
+                if (PathRule.isDotSegment(s, segmentStart, i)) {
                     return null;
                 }
                 if (c == '?') {
@@ -96,7 +96,7 @@ final class AlreadyCanonical {
             }
         }
         if (i == n) {
-            if (isDotSegment(s, segmentStart, n)) {
+            if (PathRule.isDotSegment(s, segmentStart, n)) {
                 return null;
             }
         } else if (i == n - 1) {
@@ -121,13 +121,6 @@ final class AlreadyCanonical {
         return Canonicalization.accepted(s, host, HostType.DOMAIN, s);
     }
 
-    /** "." or "..", which the path rule removes; escaped dots never get here (see keptEscape). */
-    private static boolean isDotSegment(String s, int from, int to) {
-        int len = to - from;
-        return (len == 1 && s.charAt(from) == '.')
-                || (len == 2 && s.charAt(from) == '.' && s.charAt(from + 1) == '.');
-    }
-
     /**
      * True if the escape at {@code s[i]} is one {@link PercentEncoding} writes back as it is: two
      * upper-case hex digits that do not spell an unreserved character (those are decoded).
@@ -136,22 +129,15 @@ final class AlreadyCanonical {
         if (i + 2 >= to) {
             return false;
         }
-        int hi = upperHex(s.charAt(i + 1));
-        int lo = upperHex(s.charAt(i + 2));
+        char c1 = s.charAt(i + 1);
+        char c2 = s.charAt(i + 2);
+        // Lower-case hex digits sort after 'F'; the rules would write them in upper case.
+        int hi = c1 <= 'F' ? PercentEncoding.hexValue(c1) : -1;
+        int lo = c2 <= 'F' ? PercentEncoding.hexValue(c2) : -1;
         if (hi < 0 || lo < 0) {
             return false;
         }
         int v = hi << 4 | lo;
         return v >= 128 || !PercentEncoding.isUnreserved(v);
-    }
-
-    private static int upperHex(char c) {
-        if (c >= '0' && c <= '9') {
-            return c - '0';
-        }
-        if (c >= 'A' && c <= 'F') {
-            return c - 'A' + 10;
-        }
-        return -1;
     }
 }

@@ -66,6 +66,11 @@ final class PathRule {
         return c == '/' || c == '\\';
     }
 
+    /** True if {@code s[from, to)} is a dot segment, plain or escaped: one this rule removes. */
+    static boolean isDotSegment(String s, int from, int to) {
+        return isSingleDot(s, from, to) || isDoubleDot(s, from, to);
+    }
+
     private static boolean isSingleDot(String s, int from, int to) {
         int n = to - from;
         return (n == 1 && s.charAt(from) == '.') || (n == 3 && isEscapedDot(s, from));
