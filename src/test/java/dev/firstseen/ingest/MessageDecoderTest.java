@@ -46,7 +46,20 @@ class MessageDecoderTest {
                 Arguments.of(
                         "{ \"url\" : \"http://a/\" , \"d\" : [ 1 , {\"x\":null} ] }",
                         "http://a/",
-                        "{\"d\" : [ 1 , {\"x\":null} ]}"));
+                        "{\"d\" : [ 1 , {\"x\":null} ]}"),
+                // Fields apart in the input are joined by one comma, read by either reader.
+                Arguments.of(
+                        "{\"a\":1, \"url\":\"http://a/\",\"b\":[2] ,\"c\":\"\u00e9\",\"d\":0}",
+                        "http://a/",
+                        "{\"a\":1,\"b\":[2],\"c\":\"\u00e9\",\"d\":0}"),
+                Arguments.of(
+                        "{\"a\":1, \"url\":\"http://a/\",\"b\":2 ,\"c\":\"\u00e9\",\"d\":0}",
+                        "http://a/",
+                        "{\"a\":1,\"b\":2,\"c\":\"\u00e9\",\"d\":0}"),
+                Arguments.of(
+                        "{\"a\":1,\"url\":\"http://a/\",\"b\":2}",
+                        "http://a/",
+                        "{\"a\":1,\"b\":2}"));
     }
 
     @ParameterizedTest
