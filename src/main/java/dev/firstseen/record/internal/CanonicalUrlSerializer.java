@@ -9,6 +9,7 @@ import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
@@ -44,6 +45,17 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
      * Scratch for ASCII strings read back; per instance, and {@link #duplicate()} makes a new one.
      */
     private transient byte[] buffer;
+
+    /*
+     * Every record carries its source topic, and a job reads a handful of topics: each instance
+     * keeps the last topic it wrote, with its encoded bytes, and the last it read, so that a record
+     * from the same topic as the one before costs a reference comparison and a copy on the way out
+     * and a byte comparison on the way in, not a scan and a new string. The bytes on the wire are
+     * the same either way.
+     */
+    private transient String lastTopicWritten;
+    private transient byte[] lastTopicBytes;
+    private transient String lastTopicRead;
 
     @Override
     public boolean isImmutableType() {
@@ -114,7 +126,7 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
         }
         if (s != null) {
             if (s.topic != null) {
-                writeString(out, s.topic);
+                writeTopic(out, s.topic);
             }
             out.writeInt(s.partition);
             out.writeLong(s.offset);
@@ -146,7 +158,7 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
             r.metaJson = readString(in);
         }
         if ((flags & SOURCE) != 0) {
-            String topic = (flags & TOPIC) != 0 ? readString(in) : null;
+            String topic = (flags & TOPIC) != 0 ? readTopic(in) : null;
             int partition = in.readInt();
             long offset = in.readLong();
             r.source = new SourcePosition(topic, partition, offset, in.readLong());
@@ -186,6 +198,41 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
         };
     }
 
+    private void writeTopic(DataOutputView out, String topic) throws IOException {
+        if (topic != lastTopicWritten) {
+            DataOutputSerializer encoded = new DataOutputSerializer(topic.length() + 8);
+            writeString(encoded, topic);
+            lastTopicBytes = encoded.getCopyOfBuffer();
+            lastTopicWritten = topic;
+        }
+        out.write(lastTopicBytes);
+    }
+
+    private String readTopic(DataInputView in) throws IOException {
+        long header = readVarLong(in);
+        String last = lastTopicRead;
+        if ((header & 1) != 0 && last != null && header >>> 1 == last.length()) {
+            int n = last.length();
+            byte[] b = scratch(n);
+            in.readFully(b, 0, n);
+            if (equalsAscii(last, b, n)) {
+                return last;
+            }
+            return lastTopicRead = new String(b, 0, n, StandardCharsets.ISO_8859_1);
+        }
+        return lastTopicRead = readString(in, header);
+    }
+
+    /** True if the first {@code n} bytes of {@code b} are the chars of {@code s}, all ASCII. */
+    private static boolean equalsAscii(String s, byte[] b, int n) {
+        for (int i = 0; i < n; i++) {
+            if (s.charAt(i) != b[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static void writeString(DataOutputView out, String s) throws IOException {
         int n = s.length();
         boolean ascii = true;
@@ -206,7 +253,10 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
     }
 
     private String readString(DataInputView in) throws IOException {
-        long header = readVarLong(in);
+        return readString(in, readVarLong(in));
+    }
+
+    private String readString(DataInputView in, long header) throws IOException {
         if (header >>> 32 != 0) {
             throw new IOException("string length " + (header >>> 1) + " in a CanonicalUrl");
         }
@@ -218,13 +268,19 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
             }
             return new String(chars);
         }
+        byte[] b = scratch(n);
+        in.readFully(b, 0, n);
+        return new String(b, 0, n, StandardCharsets.ISO_8859_1);
+    }
+
+    /** This instance's buffer for ASCII strings read back, at least {@code n} bytes long. */
+    private byte[] scratch(int n) {
         byte[] b = buffer;
         if (b == null || b.length < n) {
             b = new byte[Math.max(n, 256)];
             buffer = b;
         }
-        in.readFully(b, 0, n);
-        return new String(b, 0, n, StandardCharsets.ISO_8859_1);
+        return b;
     }
 
     static void writeVarLong(DataOutputView out, long v) throws IOException {

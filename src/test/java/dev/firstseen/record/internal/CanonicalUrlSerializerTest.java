@@ -119,6 +119,53 @@ class CanonicalUrlSerializerTest {
         assertThat(in.available()).isZero();
     }
 
+    /**
+     * The serializer remembers the last topic it wrote and read: records from runs of topics, with
+     * topics that are equal but other instances, of equal length, non-ASCII, empty or missing, must
+     * come back as they went in, each with the bytes a fresh serializer writes for it alone, and a
+     * reader that saw other topics must read them as a fresh one does.
+     */
+    @Test
+    void topicsInRunsComeBackWithTheSameBytes() throws IOException {
+        String[] topics = {
+            "urls",
+            "urls",
+            new String("urls"),
+            "ulrs",
+            "urlz",
+            "urls-2",
+            "ürls",
+            "ürlz",
+            "",
+            null,
+            "urls"
+        };
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(5);
+        CanonicalUrlSerializer writer = new CanonicalUrlSerializer();
+        CanonicalUrlSerializer reader = new CanonicalUrlSerializer();
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        List<CanonicalUrl> sent = new java.util.ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            String topic = topics[i < topics.length ? i : rnd.nextInt(topics.length)];
+            CanonicalUrl u =
+                    url(
+                            "http://a.com/" + i,
+                            "http://a.com/" + i,
+                            "a.com",
+                            null,
+                            new SourcePosition(topic, i % 3, i, i));
+            byte[] alone = bytesOf(new CanonicalUrlSerializer(), u);
+            assertThat(bytesOf(writer, u)).as("record %d", i).isEqualTo(alone);
+            writer.serialize(u, out);
+            sent.add(u);
+        }
+        DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+        for (CanonicalUrl u : sent) {
+            assertThat(reader.deserialize(in)).usingRecursiveComparison().isEqualTo(u);
+        }
+        assertThat(in.available()).isZero();
+    }
+
     /** A changed layout must be a decision: the bytes of one record are pinned here. */
     @Test
     void theBytesArePinned() throws IOException {
