@@ -1,8 +1,8 @@
 package dev.firstseen.ingest;
 
 /**
- * One pass over the JSON object most link extractors send: a flat object whose values are strings
- * without escapes, numbers, {@code true}, {@code false} or {@code null}, such as {@code
+ * One pass over the JSON object most link extractors send: a flat object whose values are strings,
+ * numbers, {@code true}, {@code false} or {@code null}, such as {@code
  * {"url":"https://example.com/a","found_on":"https://example.com/","depth":2}}. It fills {@link
  * JsonFields} exactly as {@link MessageDecoder}'s Jackson reader would, or returns false and leaves
  * the object to Jackson.
@@ -69,7 +69,7 @@ final class FlatJson {
             }
             int valueStart = i;
             boolean string = text.charAt(i) == '"';
-            int valueEnd = string ? endOfString(text, i + 1) + 1 : endOfScalar(text, i);
+            int valueEnd = string ? endOfValueString(text, i + 1) + 1 : endOfScalar(text, i);
             if (valueEnd <= 0) {
                 return false;
             }
@@ -101,7 +101,7 @@ final class FlatJson {
             boolean string,
             JsonFields out) {
         if (isName(text, nameStart, nameEnd, "url")) {
-            out.url = string ? text.substring(valueStart + 1, valueEnd - 1) : null;
+            out.url = string ? stringValue(text, valueStart + 1, valueEnd - 1) : null;
             out.urlNotText = !string;
             return true;
         }
@@ -109,18 +109,86 @@ final class FlatJson {
             return false;
         }
         if (isName(text, nameStart, nameEnd, "op")) {
-            out.opText = string ? text.substring(valueStart + 1, valueEnd - 1) : null;
+            out.opText = string ? stringValue(text, valueStart + 1, valueEnd - 1) : null;
             out.opNotText = !string;
             return true;
         }
         if (isName(text, nameStart, nameEnd, "key")) {
-            out.key = string ? text.substring(valueStart + 1, valueEnd - 1) : null;
+            out.key = string ? stringValue(text, valueStart + 1, valueEnd - 1) : null;
         }
         out.appendMeta(text, nameStart, valueEnd);
         return true;
     }
 
-    /** Index of the closing quote of a string whose contents start at {@code i}; -1 if none. */
+    /**
+     * Index of the closing quote of a string value whose contents start at {@code i}; -1 if there
+     * is none, or a control character, or a backslash not followed by one of JSON's escapes (a
+     * quote, a backslash, a slash, b, f, n, r, t, or u and four ASCII hexadecimal digits).
+     */
+    private static int endOfValueString(String text, int i) {
+        int n = text.length();
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c == '"') {
+                return i;
+            }
+            if (c < 0x20) {
+                return -1;
+            }
+            if (c != '\\') {
+                i++;
+            } else if (i + 1 < n && "\"\\/bfnrt".indexOf(text.charAt(i + 1)) >= 0) {
+                i += 2;
+            } else if (i + 5 < n && text.charAt(i + 1) == 'u' && isHex(text, i + 2, i + 6)) {
+                i += 6;
+            } else {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isHex(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            // ASCII only, as JSON and Jackson: Character.digit would take other scripts' digits.
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The value of a string from {@code from} to its closing quote at {@code to}, unescaped. */
+    private static String stringValue(String text, int from, int to) {
+        int escape = text.indexOf('\\', from);
+        if (escape < 0 || escape >= to) {
+            return text.substring(from, to);
+        }
+        StringBuilder b = new StringBuilder(to - from).append(text, from, escape);
+        for (int i = escape; i < to; ) {
+            char c = text.charAt(i);
+            if (c != '\\') {
+                b.append(c);
+                i++;
+                continue;
+            }
+            char e = text.charAt(i + 1);
+            switch (e) {
+                case 'b' -> b.append('\b');
+                case 'f' -> b.append('\f');
+                case 'n' -> b.append('\n');
+                case 'r' -> b.append('\r');
+                case 't' -> b.append('\t');
+                case 'u' -> b.append((char) Integer.parseInt(text, i + 2, i + 6, 16));
+                default -> b.append(e); // '"', '\\' or '/'
+            }
+            i += e == 'u' ? 6 : 2;
+        }
+        return b.toString();
+    }
+
+    /** Index of the closing quote of a name whose contents start at {@code i}; -1 if none. */
     private static int endOfString(String text, int i) {
         int n = text.length();
         for (; i < n; i++) {

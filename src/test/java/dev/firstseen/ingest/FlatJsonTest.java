@@ -44,6 +44,16 @@ class FlatJsonTest {
         assertThat(f.opNotText).isTrue();
         assertThat(f.key).isNull();
 
+        // Escapes in values, as PHP's json_encode writes slashes, and in metadata.
+        f =
+                fast(
+                        "{\"url\":\"http:\\/\\/a.com\\/caf\\u00e9?q=\\\"x\\\"\",\"anchor\":\"\\tA\\\\B\\ud800\"}");
+        assertThat(f.url).isEqualTo("http://a.com/caf\u00e9?q=\"x\"");
+        assertThat(f.metaJson()).isEqualTo("{\"anchor\":\"\\tA\\\\B\\ud800\"}");
+        assertThat(fast("{\"op\":\"\\u0066orget\",\"key\":\"a\\nb\\r\\b\\f\"}").opText)
+                .isEqualTo("forget");
+        assertThat(fast("{\"key\":\"a\\nb\\r\\b\\f\"}").key).isEqualTo("a\nb\r\b\f");
+
         f = fast("{}");
         assertThat(f.url).isNull();
         assertThat(f.metaJson()).isNull();
@@ -53,7 +63,13 @@ class FlatJsonTest {
     @ParameterizedTest
     @ValueSource(
             strings = {
-                "{\"url\":\"http://a/\\u0041\"}",
+                "{\"url\":\"http://a/\\x41\"}",
+                "{\"url\":\"http://a/\\u004\"}",
+                "{\"url\":\"\\u000",
+                "{\"url\":\"\\",
+                "{\"url\":\"http://a/\\u004G\"}",
+                "{\"url\":\"http://a/\\u\uff10\uff10\uff14\uff11\"}",
+                "{\"url\":\"http://a/\\\"}",
                 "{\"url\":\"http://a/\",\"s\":\"tab\there\"}",
                 "{\"u\\u0072l\":\"http://a/\"}",
                 "{\"url\":\"http://a/\",\"m\":{}}",
@@ -169,6 +185,9 @@ class FlatJsonTest {
         "\"forget\"",
         "\"caf\u00e9 \u4e2d\"",
         "\"a\\\"b\"",
+        "\"http:\\/\\/example.com\\/a\"",
+        "\"\\u00e9\\n\\t\\\\\\b\\f\\r\"",
+        "\"\\ud800\\uDC00x\"",
         "0",
         "-0",
         "12",
