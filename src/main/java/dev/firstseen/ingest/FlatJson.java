@@ -7,12 +7,12 @@ package dev.firstseen.ingest;
  * JsonFields} exactly as {@link MessageDecoder}'s Jackson reader would, or returns false and leaves
  * the object to Jackson.
  *
- * <p>It answers only for what it can read completely: an escape, a control character in a string, a
- * nested object or array, a duplicate or over-long field name, an over-long number, a field {@code
- * revisit_after}, a trailing comma, white space other than JSON's four characters, or anything
- * after the object, and it returns false. So every record it rejects, and every error message,
- * comes from Jackson. {@code FlatJsonTest} holds its answers to Jackson's on the benchmark stream's
- * values, hand-made cases and random edits of them.
+ * <p>It answers only for what it can read completely. An escape in a field name, an invalid escape
+ * or a control character in a string, a nested object or array, a duplicate or over-long field
+ * name, an over-long number, a field {@code revisit_after}, a trailing comma, white space other
+ * than JSON's four characters, or anything after the object, and it returns false. So every record
+ * it rejects, and every error message, comes from Jackson. {@code FlatJsonTest} holds its answers
+ * to Jackson's on the benchmark stream's values, hand-made cases and random edits of them.
  */
 final class FlatJson {
     private FlatJson() {}
@@ -291,8 +291,7 @@ final class FlatJson {
      */
     private static boolean sameName(String text, int other, int start, int end) {
         int length = end - start;
-        return text.length() > other + length
-                && text.charAt(other + length) == '"'
-                && text.regionMatches(other, text, start, length);
+        // other < start, so other + length < end: inside the text.
+        return text.charAt(other + length) == '"' && text.regionMatches(other, text, start, length);
     }
 }

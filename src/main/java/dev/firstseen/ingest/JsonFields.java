@@ -78,7 +78,10 @@ final class JsonFields {
         meta.append(',').append(text, from, to);
     }
 
-    /** The metadata as one JSON object, {@code {"name":value,…}}; null if there is none. */
+    /**
+     * The metadata as one JSON object, {@code {"name":value,…}}; null if there is none. Once per
+     * object: it closes the object.
+     */
     String metaJson() {
         if (meta != null) {
             return meta.append('}').toString();

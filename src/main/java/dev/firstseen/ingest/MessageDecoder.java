@@ -25,7 +25,7 @@ import java.nio.charset.CharsetDecoder;
  * record can disagree about which URL it carries, and the frontier record (which nests the metadata
  * one level deeper) stays within the nesting a default JSON reader accepts (1,000). A flat object
  * of plain strings, numbers and literals, what link extractors mostly send, is read in one pass by
- * {@link FlatJson}, about a tenth of Jackson's cost; anything else, and every record that is
+ * {@link FlatJson}, at less than half of Jackson's cost; anything else, and every record that is
  * refused, by Jackson, whose reading the fast path matches field for field.
  *
  * <p>Not thread-safe (it keeps a decoder); one instance per subtask.
