@@ -115,6 +115,49 @@ class FingerprintPageTest {
      * Values 3, 5, 200, 1000, 1001 at s = 10 (l = 7): header 05 00, low bits, unary high parts;
      * then one tail entry (777).
      */
+    /**
+     * The bit reader and writer against a bit-by-bit model, at every width from 0 to 63 and at
+     * positions up to the array's end, where they cannot load eight bytes at once.
+     */
+    @Test
+    void bitsReadAndWrittenAsABitByBitModel() {
+        SplittableRandom rnd = new SplittableRandom(23);
+        for (int trial = 0; trial < 20_000; trial++) {
+            byte[] a = new byte[1 + rnd.nextInt(24)];
+            rnd.nextBytes(a);
+            int w = rnd.nextInt(64);
+            if (w > a.length * 8) {
+                continue;
+            }
+            long pos = rnd.nextInt(a.length * 8 - w + 1);
+            long expected = 0;
+            for (int b = 0; b < w; b++) {
+                long at = pos + b;
+                expected |= (long) ((a[(int) (at >>> 3)] >>> (at & 7)) & 1) << b;
+            }
+            assertThat(FingerprintPage.read(a, pos, w))
+                    .as("read %d at %d of %d", w, pos, a.length)
+                    .isEqualTo(expected);
+
+            // Writing into zeroed bits: exactly those bits change, to the value's.
+            for (int b = 0; b < w; b++) {
+                long at = pos + b;
+                a[(int) (at >>> 3)] &= (byte) ~(1 << (at & 7));
+            }
+            byte[] cleared = a.clone();
+            long v = rnd.nextLong() & (w == 0 ? 0 : -1L >>> (64 - w));
+            FingerprintPage.write(a, pos, w, v);
+            for (int b = 0; b < a.length * 8; b++) {
+                boolean inside = b >= pos && b < pos + w;
+                int bit = (a[b >>> 3] >>> (b & 7)) & 1;
+                int want =
+                        inside ? (int) (v >>> (b - pos)) & 1 : (cleared[b >>> 3] >>> (b & 7)) & 1;
+                assertThat(bit).as("bit %d after writing %d bits at %d", b, w, pos).isEqualTo(want);
+            }
+            assertThat(FingerprintPage.read(a, pos, w)).isEqualTo(v);
+        }
+    }
+
     @Test
     void goldenBytes() {
         byte[] page = FingerprintPage.encode(new long[] {3, 5, 200, 1000, 1001}, 0, 5, 10);
