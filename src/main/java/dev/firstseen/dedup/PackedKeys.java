@@ -336,8 +336,8 @@ final class PackedKeys {
         for (int i = 0; i < t.length; i++) {
             int e = t[i];
             if (e != 0 && move[(e - 1) >>> CHUNK_BITS]) {
-                byte[] c = chunks[(e - 1) >>> CHUNK_BITS];
-                int at = (e - 1) & (MAX_CHUNK - 1);
+                byte[] c = chunk(e);
+                int at = offset(e);
                 int len = PackedFilter.length(c, at);
                 int ref = reserve(len, moving);
                 moving -= len;
