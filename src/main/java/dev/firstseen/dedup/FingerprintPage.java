@@ -112,14 +112,14 @@ public final class FingerprintPage {
         int n = readVarint(page, pos);
         int t = page[pos[0]] & 0xFF;
         if (t >= TAIL_MAX) {
-            long[] all = decode(page, s, 1);
-            int i = all.length - 1;
-            while (i > 0 && all[i - 1] > u) {
-                all[i] = all[i - 1];
-                i--;
+            long[] add = new long[t + 1];
+            long tailBit = (pos[0] + 1L) * 8;
+            for (int i = 0; i < t; i++) {
+                add[i] = read(page, tailBit + (long) i * s, s);
             }
-            all[i] = u;
-            return encode(all, 0, all.length, s);
+            add[t] = u;
+            Arrays.sort(add);
+            return mergeIntoCore(page, pos[0] + 1, n, t, s, add);
         }
         int header = pos[0] + 1;
         int oldTail = bytes((long) t * s);
@@ -184,22 +184,9 @@ public final class FingerprintPage {
             tail[i] = read(page, tailBit + (long) i * s, s);
         }
         Arrays.sort(tail);
-        if (n > 0) {
-            int l = lowBits(n, s);
-            int lowerStart = pos[0] + 1 + bytes((long) t * s);
-            int upperStart = lowerStart + bytes((long) n * l);
-            // The core's values go to the end of their final range, then merge with the tail.
-            int k = 0;
-            long lowerBit = (long) lowerStart * 8;
-            for (int b = upperStart; b < page.length && k < n; b++) {
-                int x = page[b] & 0xFF;
-                while (x != 0 && k < n) {
-                    long high = (b - upperStart) * 8L + Integer.numberOfTrailingZeros(x) - k;
-                    out[t + k] = (high << l) | read(page, lowerBit + (long) k * l, l);
-                    k++;
-                    x &= x - 1;
-                }
-            }
+        Core core = new Core(page, pos[0] + 1, n, t, s);
+        for (int k = 0; k < n; k++) {
+            out[t + k] = core.next(); // to the end of their final range, then merged with the tail
         }
         int i = t;
         int j = 0;
@@ -208,6 +195,96 @@ public final class FingerprintPage {
             out[o++] = i < n + t && out[i] < tail[j] ? out[i++] : tail[j++];
         }
         return out;
+    }
+
+    /**
+     * The page holding the core of {@code page} (n entries, t in its tail, the tail starting at
+     * {@code tailStart}) and the values of {@code add} (sorted, none in the core) in one core: the
+     * bytes {@link #encode} would write for them all, without decoding the core into an array
+     * first.
+     */
+    private static byte[] mergeIntoCore(
+            byte[] page, int tailStart, int n, int t, int s, long[] add) {
+        int m = n + add.length;
+        Core core = new Core(page, tailStart, n, t, s);
+        long max = Math.max(add[add.length - 1], n == 0 ? 0 : core.last());
+        int l = lowBits(m, s);
+        int header = varintBytes(m) + 1;
+        int lower = bytes((long) m * l);
+        byte[] p = new byte[header + lower + bytes((max >>> l) + m)];
+        writeVarint(p, new int[] {0}, m);
+        long lowerBit = (long) header * 8;
+        long upperBit = (long) (header + lower) * 8;
+        int j = 0;
+        int k = 0;
+        long next = n == 0 ? Long.MAX_VALUE : core.next();
+        for (int i = 0; i < m; i++) {
+            long v;
+            if (j < add.length && add[j] < next) {
+                v = add[j++];
+            } else {
+                v = next;
+                next = ++k < n ? core.next() : Long.MAX_VALUE;
+            }
+            writeEntry(p, lowerBit, upperBit, l, i, v);
+        }
+        return p;
+    }
+
+    /** Reads a page's core entries in order, eight bytes of its unary high parts at a time. */
+    private static final class Core {
+        private final byte[] page;
+        private final int n;
+        private final int l;
+        private final long lowerBit;
+        private final int upperStart;
+        private int at; // the byte of the high parts that word came from
+        private long word; // the ones of those eight bytes not read yet
+        private int k; // entries read
+
+        Core(byte[] page, int tailStart, int n, int t, int s) {
+            this.page = page;
+            this.n = n;
+            this.l = lowBits(n, s);
+            int lowerStart = tailStart + bytes((long) t * s);
+            this.lowerBit = (long) lowerStart * 8;
+            this.upperStart = lowerStart + bytes((long) n * l);
+            this.at = upperStart;
+            this.word = n == 0 ? 0 : load(upperStart);
+        }
+
+        /** The next entry; only while fewer than n have been read. */
+        long next() {
+            while (word == 0) {
+                at += 8;
+                word = load(at);
+            }
+            long high = (long) (at - upperStart) * 8 + Long.numberOfTrailingZeros(word) - k;
+            word &= word - 1;
+            return (high << l) | read(page, lowerBit + (long) k++ * l, l);
+        }
+
+        /** The largest entry, without moving. */
+        long last() {
+            int b = page.length - 1;
+            while (page[b] == 0) {
+                b--;
+            }
+            long one =
+                    (long) (b - upperStart) * 8 + 31 - Integer.numberOfLeadingZeros(page[b] & 0xFF);
+            return ((one - (n - 1)) << l) | read(page, lowerBit + (long) (n - 1) * l, l);
+        }
+
+        private long load(int i) {
+            if (i + 8 <= page.length) {
+                return (long) LONGS.get(page, i);
+            }
+            long x = 0;
+            for (int b = i; b < page.length; b++) {
+                x |= (page[b] & 0xFFL) << ((b - i) * 8);
+            }
+            return x;
+        }
     }
 
     /** A page holding {@code sorted[from, to)} (distinct {@code s}-bit values) in its core. */
@@ -223,16 +300,23 @@ public final class FingerprintPage {
         byte[] p = new byte[header + lower + bytes(upperBits)];
         int[] pos = {0};
         writeVarint(p, pos, n);
-        long lowMask = l == 0 ? 0 : (1L << l) - 1;
         long lowerBit = (long) header * 8;
         long upperBit = (long) (header + lower) * 8;
         for (int i = 0; i < n; i++) {
-            long v = sorted[from + i];
-            write(p, lowerBit + (long) i * l, l, v & lowMask);
-            long q = upperBit + (v >>> l) + i;
-            p[(int) (q >>> 3)] |= (byte) (1 << (q & 7));
+            writeEntry(p, lowerBit, upperBit, l, i, sorted[from + i]);
         }
         return p;
+    }
+
+    /**
+     * Writes core entry {@code i}, value {@code v}: its low {@code l} bits into the low parts
+     * starting at bit {@code lowerBit}, its high part as a 1 into the unary parts at {@code
+     * upperBit}.
+     */
+    private static void writeEntry(byte[] p, long lowerBit, long upperBit, int l, int i, long v) {
+        write(p, lowerBit + (long) i * l, l, l == 0 ? 0 : v & ((1L << l) - 1));
+        long q = upperBit + (v >>> l) + i;
+        p[(int) (q >>> 3)] |= (byte) (1 << (q & 7));
     }
 
     /** Low bits per core entry for {@code n} entries of {@code s} bits. */

@@ -71,6 +71,64 @@ class FingerprintPageTest {
         }
     }
 
+    /**
+     * When the tail is full, an insert merges tail and core into a new core; that page must be the
+     * bytes the encoder writes for the same values, at widths whose low parts are empty (l = 0),
+     * short, or long, from an empty core on.
+     */
+    @ParameterizedTest
+    @CsvSource({"5, 32", "6, 60", "8, 250", "12, 700", "20, 900", "40, 300", "63, 200"})
+    void aFullTailMergesIntoTheBytesTheEncoderWrites(int s, int count) {
+        SplittableRandom rnd = new SplittableRandom(s * 1000L + count);
+        TreeSet<Long> in = new TreeSet<>();
+        byte[] page = new byte[0];
+        int merges = 0;
+        for (long v : shuffled(randomSet(rnd, count, s), rnd)) {
+            boolean full = tailEntries(page) == FingerprintPage.TAIL_MAX;
+            page = FingerprintPage.insert(page, s, v);
+            in.add(v);
+            if (full) {
+                merges++;
+                long[] sorted = in.stream().mapToLong(Long::longValue).toArray();
+                assertThat(tailEntries(page)).isZero();
+                assertThat(HexFormat.of().formatHex(page))
+                        .as("after %d values", in.size())
+                        .isEqualTo(
+                                HexFormat.of()
+                                        .formatHex(
+                                                FingerprintPage.encode(
+                                                        sorted, 0, sorted.length, s)));
+            }
+        }
+        assertThat(merges).isEqualTo(count / (FingerprintPage.TAIL_MAX + 1));
+        for (long v : in) {
+            assertThat(FingerprintPage.contains(page, s, v)).isTrue();
+        }
+    }
+
+    private static long[] shuffled(TreeSet<Long> set, SplittableRandom rnd) {
+        long[] a = set.stream().mapToLong(Long::longValue).toArray();
+        for (int i = a.length - 1; i > 0; i--) {
+            int j = rnd.nextInt(i + 1);
+            long x = a[i];
+            a[i] = a[j];
+            a[j] = x;
+        }
+        return a;
+    }
+
+    /** The page's tail count: the byte after its varint entry count. */
+    private static int tailEntries(byte[] page) {
+        if (page.length == 0) {
+            return 0;
+        }
+        int i = 0;
+        while ((page[i] & 0x80) != 0) {
+            i++;
+        }
+        return page[i + 1] & 0xFF;
+    }
+
     @Test
     void removeTakesOutOneValueAndNothingElse() {
         int s = 20;
@@ -110,11 +168,6 @@ class FingerprintPageTest {
                 .isEqualTo(900);
     }
 
-    /**
-     * The byte layout is part of the state format: changing it makes stored pages unreadable.
-     * Values 3, 5, 200, 1000, 1001 at s = 10 (l = 7): header 05 00, low bits, unary high parts;
-     * then one tail entry (777).
-     */
     /**
      * The bit reader and writer against a bit-by-bit model, at every width from 0 to 63 and at
      * positions up to the array's end, where they cannot load eight bytes at once.
@@ -158,6 +211,11 @@ class FingerprintPageTest {
         }
     }
 
+    /**
+     * The byte layout is part of the state format: changing it makes stored pages unreadable.
+     * Values 3, 5, 200, 1000, 1001 at s = 10 (l = 7): header 05 00, low bits, unary high parts;
+     * then one tail entry (777).
+     */
     @Test
     void goldenBytes() {
         byte[] page = FingerprintPage.encode(new long[] {3, 5, 200, 1000, 1001}, 0, 5, 10);
