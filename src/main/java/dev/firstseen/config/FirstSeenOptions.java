@@ -256,6 +256,19 @@ public final class FirstSeenOptions {
                                     + " URLs of records with their own revisit_after. Keys keep"
                                     + " the store they were created with.");
 
+    public static final ConfigOption<Integer> APPROXIMATE_PAGE_ENTRIES =
+            ConfigOptions.key("dedup.approximate.page-entries")
+                    .intType()
+                    .defaultValue(dev.firstseen.dedup.DedupConfig.DEFAULT_APPROXIMATE_PAGE_ENTRIES)
+                    .withDescription(
+                            "With dedup.approximate.filter FINGERPRINTS: fingerprints per page,"
+                                    + " on average, past which a key's pages split, 32 to 4096."
+                                    + " Smaller pages scan and copy less per lookup and insert"
+                                    + " and cost more bytes per URL in the heap and in"
+                                    + " checkpoints."
+                                    + " Decides future splits only, so it may change on"
+                                    + " restore.");
+
     public static final ConfigOption<Integer> EXACT_PAGE_ENTRIES =
             ConfigOptions.key("dedup.exact.page-entries")
                     .intType()
@@ -486,6 +499,7 @@ public final class FirstSeenOptions {
                     APPROXIMATE_FILTER,
                     EXACT_STORE,
                     EXACT_PAGE_ENTRIES,
+                    APPROXIMATE_PAGE_ENTRIES,
                     PAGE_JOURNAL_SHARE,
                     FINGERPRINT_BITS,
                     REBUILD_STEP,

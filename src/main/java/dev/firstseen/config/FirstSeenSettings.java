@@ -262,8 +262,10 @@ public final class FirstSeenSettings {
                                 }
                             });
         }
-        if (conf.get(EXACT_PAGE_ENTRIES) < 32 || conf.get(EXACT_PAGE_ENTRIES) > 4096) {
-            problems.add("'dedup.exact.page-entries' must be between 32 and 4096");
+        for (ConfigOption<Integer> o : List.of(EXACT_PAGE_ENTRIES, APPROXIMATE_PAGE_ENTRIES)) {
+            if (conf.get(o) < 32 || conf.get(o) > 4096) {
+                problems.add("'" + o.key() + "' must be between 32 and 4096, was " + conf.get(o));
+            }
         }
         double journalShare = conf.get(PAGE_JOURNAL_SHARE);
         if (!(journalShare >= 0 && journalShare <= 1)) {
@@ -528,6 +530,7 @@ public final class FirstSeenSettings {
                 .approximateFilter(conf.get(APPROXIMATE_FILTER))
                 .exactStore(exactStore(conf))
                 .exactPageEntries(conf.get(EXACT_PAGE_ENTRIES))
+                .approximatePageEntries(conf.get(APPROXIMATE_PAGE_ENTRIES))
                 .pageJournalShare(conf.get(PAGE_JOURNAL_SHARE))
                 .fingerprintBits(conf.get(FINGERPRINT_BITS))
                 .rebuildStep(conf.get(REBUILD_STEP))

@@ -34,6 +34,8 @@ import java.util.TreeMap;
  * @param exactStore how exact mode keeps the seen-set of keys created from now on, never {@link
  *     ExactStoreType#AUTO} (the builder resolves it); keys keep the store they were created with
  * @param exactPageEntries entries per page past which exact mode's fingerprint pages split
+ * @param approximatePageEntries entries per page past which approximate mode's fingerprint pages
+ *     split
  * @param pageJournalShare the size of a fingerprint filter's page journal, as a share of its pages'
  *     bytes, past which a checkpoint writes its changed pages whole; 0 writes them whole every time
  * @param packMaxPages the most page slots of a key the filter cache packs into its arena at a
@@ -56,6 +58,7 @@ public record DedupConfig(
         boolean compactBeforeCheckpoint,
         ExactStoreType exactStore,
         int exactPageEntries,
+        int approximatePageEntries,
         double pageJournalShare,
         int packMaxPages)
         implements Serializable {
@@ -72,6 +75,9 @@ public record DedupConfig(
      * (README, Exact mode's fingerprint pages).
      */
     public static final int DEFAULT_EXACT_PAGE_ENTRIES = 128;
+
+    /** Default of {@code dedup.approximate.page-entries}. */
+    public static final int DEFAULT_APPROXIMATE_PAGE_ENTRIES = FingerprintClass.PAGE_ENTRIES;
 
     /**
      * Default of {@code dedup.bloom.cache-heap-fraction}: as much of the task heap as Flink's
@@ -125,7 +131,8 @@ public record DedupConfig(
         }
         return approximateFilter == ApproximateFilter.BLOOM
                 ? FilterMeta.create(expectedUrlsPerKey, falsePositiveRate)
-                : FilterMeta.createFingerprints(expectedUrlsPerKey, falsePositiveRate);
+                : FilterMeta.createFingerprints(expectedUrlsPerKey, falsePositiveRate)
+                        .splitPagesPast(approximatePageEntries);
     }
 
     /**
@@ -160,6 +167,7 @@ public record DedupConfig(
         private boolean compactBeforeCheckpoint;
         private ExactStoreType exactStore = ExactStoreType.AUTO;
         private int exactPageEntries = DEFAULT_EXACT_PAGE_ENTRIES;
+        private int approximatePageEntries = DEFAULT_APPROXIMATE_PAGE_ENTRIES;
         private double pageJournalShare = DEFAULT_PAGE_JOURNAL_SHARE;
         private int packMaxPages = DEFAULT_PACK_MAX_PAGES;
 
@@ -178,6 +186,12 @@ public record DedupConfig(
         /** See {@link DedupConfig#exactPageEntries}. */
         public Builder exactPageEntries(int entries) {
             this.exactPageEntries = entries;
+            return this;
+        }
+
+        /** See {@link DedupConfig#approximatePageEntries}. */
+        public Builder approximatePageEntries(int entries) {
+            this.approximatePageEntries = entries;
             return this;
         }
 
@@ -300,6 +314,7 @@ public record DedupConfig(
                     compactBeforeCheckpoint,
                     exactStore.resolve(revisitAfterMillis > 0 || forgetAfterMillis > 0, f.bits()),
                     exactPageEntries,
+                    approximatePageEntries,
                     pageJournalShare,
                     packMaxPages);
         }

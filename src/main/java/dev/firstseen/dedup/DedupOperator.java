@@ -710,6 +710,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             FilterMeta m = stored.copy().withJournal(false);
             if (m.isExactFingerprints()) {
                 m.splitPagesPast(config.exactPageEntries());
+            } else if (m.isFingerprints()) {
+                m.splitPagesPast(config.approximatePageEntries());
             }
             KeyFilter f = new KeyFilter(key, m, false);
             if (stored.journal) {

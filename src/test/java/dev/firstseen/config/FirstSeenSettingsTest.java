@@ -184,6 +184,33 @@ class FirstSeenSettingsTest {
     }
 
     @Test
+    void pageSizesAreBetween32And4096() {
+        DedupConfig defaults =
+                FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092")).dedupConfig();
+        assertThat(defaults.exactPageEntries()).isEqualTo(128);
+        assertThat(defaults.approximatePageEntries()).isEqualTo(512);
+        assertThat(
+                        FirstSeenSettings.from(
+                                        args(
+                                                "--kafka.bootstrap-servers", "b:9092",
+                                                "--dedup.approximate.page-entries", "256"))
+                                .dedupConfig()
+                                .approximatePageEntries())
+                .isEqualTo(256);
+        for (String option : new String[] {"exact", "approximate"}) {
+            for (String bad : new String[] {"31", "4097"}) {
+                refused("--dedup." + option + ".page-entries", bad)
+                        .as(option + " " + bad)
+                        .hasMessageContaining(
+                                "'dedup."
+                                        + option
+                                        + ".page-entries' must be between 32 and 4096, was "
+                                        + bad);
+            }
+        }
+    }
+
+    @Test
     void thePageJournalShareIsAShare() {
         assertThat(
                         FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092"))

@@ -96,6 +96,51 @@ class ApproximateFilterOperatorTest {
         assertThat(out.size()).isGreaterThanOrEqualTo((int) (rest.size() * 0.999));
     }
 
+    /**
+     * dedup.approximate.page-entries: smaller pages split sooner; a restore with another size reads
+     * them as they are and re-emits nothing.
+     */
+    @Test
+    void pageSizeDecidesSplitsOnly() throws Exception {
+        List<CanonicalUrl> in = stream(40_000, 20, 8000, 31);
+        List<CanonicalUrl> first = in.subList(0, 20_000);
+        var small = t.harness(pageEntries(32), 1, 0, null);
+        feed(small, first);
+        var reference = t.harness(pageEntries(512), 1, 0, null);
+        feed(reference, first);
+        assertThat(deepestSplit(small)).isGreaterThanOrEqualTo(deepestSplit(reference) + 3);
+        assertThat(emitted(small)).containsExactlyElementsOf(emitted(reference));
+
+        var restored = t.harness(pageEntries(512), 1, 0, checkpoint(small, 1));
+        feed(restored, in);
+        Set<String> before = canonicals(first);
+        Set<String> rest = canonicals(in.subList(20_000, 40_000));
+        rest.removeAll(before);
+        List<String> out = emitted(restored);
+        assertThat(out).doesNotHaveDuplicates().noneMatch(before::contains);
+        assertThat(rest).containsAll(out);
+        assertThat(out.size()).isGreaterThanOrEqualTo((int) (rest.size() * 0.999));
+    }
+
+    private static DedupConfig pageEntries(int entries) {
+        return builder(DedupMode.APPROXIMATE, 50, 1e-4, 64 << 20, 0)
+                .approximatePageEntries(entries)
+                .build();
+    }
+
+    private static int deepestSplit(
+            org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness<
+                            String, CanonicalUrl, dev.firstseen.record.FrontierRecord>
+                    h) {
+        int deepest = 0;
+        for (KeyFilter f : ((DedupOperator) h.getOperator()).cache().filters()) {
+            for (int c = 0; c < f.meta.layerCount(); c++) {
+                deepest = Math.max(deepest, f.meta.fingerprintClass(c).level);
+            }
+        }
+        return deepest;
+    }
+
     @Test
     void rescaleOneToTwoAndBackReEmitsNothing() throws Exception {
         List<CanonicalUrl> phase1 = stream(8000, 40, 600, 14);
