@@ -65,8 +65,27 @@ public final class JsonWriter {
         return this;
     }
 
+    /** Appends {@code v} in decimal, as {@link Long#toString(long)} writes it, without a String. */
     public JsonWriter number(long v) {
-        return raw(Long.toString(v));
+        if (v == Long.MIN_VALUE) {
+            return raw(Long.toString(v)); // no positive counterpart to write the digits of
+        }
+        ensure(20);
+        if (v < 0) {
+            buf[len++] = '-';
+            v = -v;
+        }
+        int digits = 1;
+        for (long x = v; x >= 10; x /= 10) {
+            digits++;
+        }
+        int end = len + digits;
+        for (int i = end - 1; i >= len; i--) {
+            buf[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        len = end;
+        return this;
     }
 
     /** Appends a quoted, escaped JSON string. */
