@@ -112,11 +112,7 @@ public final class FingerprintPage {
         int n = readVarint(page, pos);
         int t = page[pos[0]] & 0xFF;
         if (t >= TAIL_MAX) {
-            long[] add = new long[t + 1];
-            long tailBit = (pos[0] + 1L) * 8;
-            for (int i = 0; i < t; i++) {
-                add[i] = read(page, tailBit + (long) i * s, s);
-            }
+            long[] add = tail(page, pos[0] + 1, t, s, 1);
             add[t] = u;
             Arrays.sort(add);
             return mergeIntoCore(page, pos[0] + 1, n, t, s, add);
@@ -139,7 +135,7 @@ public final class FingerprintPage {
         if (at == NOT_FOUND) {
             return page;
         }
-        long[] all = decode(page, s, 0);
+        long[] all = decode(page, s);
         int i = Arrays.binarySearch(all, u);
         long[] rest = new long[all.length - 1];
         System.arraycopy(all, 0, rest, 0, i);
@@ -152,7 +148,7 @@ public final class FingerprintPage {
      * bits above it: those with the bit clear, then those with it set.
      */
     public static byte[][] split(byte[] page, int s) {
-        long[] all = decode(page, s, 0);
+        long[] all = decode(page, s);
         long[] even = new long[all.length];
         long[] odd = new long[all.length];
         int e = 0;
@@ -167,22 +163,16 @@ public final class FingerprintPage {
         return new byte[][] {encode(even, 0, e, s - 1), encode(odd, 0, o, s - 1)};
     }
 
-    /**
-     * Every value of the page, sorted, followed by {@code spare} zero slots for the caller's use.
-     */
-    public static long[] decode(byte[] page, int s, int spare) {
+    /** Every value of the page, sorted. */
+    public static long[] decode(byte[] page, int s) {
         if (page.length == 0) {
-            return new long[spare];
+            return new long[0];
         }
         int[] pos = {0};
         int n = readVarint(page, pos);
         int t = page[pos[0]] & 0xFF;
-        long[] out = new long[n + t + spare];
-        long tailBit = (pos[0] + 1L) * 8;
-        long[] tail = new long[t];
-        for (int i = 0; i < t; i++) {
-            tail[i] = read(page, tailBit + (long) i * s, s);
-        }
+        long[] out = new long[n + t];
+        long[] tail = tail(page, pos[0] + 1, t, s, 0);
         Arrays.sort(tail);
         Core core = new Core(page, pos[0] + 1, n, t, s);
         for (int k = 0; k < n; k++) {
@@ -195,6 +185,18 @@ public final class FingerprintPage {
             out[o++] = i < n + t && out[i] < tail[j] ? out[i++] : tail[j++];
         }
         return out;
+    }
+
+    /**
+     * The page's {@code t} tail entries (from byte {@code tailStart} on), in insertion order,
+     * followed by {@code room} zero slots for the caller's use.
+     */
+    private static long[] tail(byte[] page, int tailStart, int t, int s, int room) {
+        long[] v = new long[t + room];
+        for (int i = 0; i < t; i++) {
+            v[i] = read(page, tailStart * 8L + (long) i * s, s);
+        }
+        return v;
     }
 
     /**

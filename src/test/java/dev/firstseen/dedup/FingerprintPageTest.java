@@ -30,7 +30,7 @@ class FingerprintPageTest {
         long[] sorted = set.stream().mapToLong(Long::longValue).toArray();
         byte[] page = FingerprintPage.encode(sorted, 0, n, s);
 
-        assertThat(FingerprintPage.decode(page, s, 0)).containsExactly(sorted);
+        assertThat(FingerprintPage.decode(page, s)).containsExactly(sorted);
         assertThat(FingerprintPage.size(page)).isEqualTo(n);
         for (long v : sorted) {
             assertThat(FingerprintPage.contains(page, s, v)).as("%d", v).isTrue();
@@ -61,7 +61,7 @@ class FingerprintPageTest {
             in.add(v);
             assertThat(FingerprintPage.contains(page, s, v)).isTrue();
             if (in.size() % 97 == 0) {
-                assertThat(FingerprintPage.decode(page, s, 0))
+                assertThat(FingerprintPage.decode(page, s))
                         .containsExactly(in.stream().mapToLong(Long::longValue).toArray());
             }
         }
@@ -222,7 +222,7 @@ class FingerprintPageTest {
         assertThat(HexFormat.of().formatHex(page)).isEqualTo("05008302129d060b0c");
         byte[] withTail = FingerprintPage.insert(page, 10, 777);
         assertThat(HexFormat.of().formatHex(withTail)).isEqualTo("050109038302129d060b0c");
-        assertThat(FingerprintPage.decode(withTail, 10, 0))
+        assertThat(FingerprintPage.decode(withTail, 10))
                 .containsExactly(3, 5, 200, 777, 1000, 1001);
         assertThat(Arrays.equals(FingerprintPage.remove(withTail, 10, 777), page)).isTrue();
     }

@@ -176,9 +176,9 @@ class PageJournalTest {
             int sameBytes = 0;
             for (Integer id : onHeap.keySet()) {
                 int s = heap.meta.suffixBits(id >>> 24, id & 0xFFFFFF);
-                assertThat(FingerprintPage.decode(rebuilt.get(id), s, 0))
+                assertThat(FingerprintPage.decode(rebuilt.get(id), s))
                         .as("page %d", id)
-                        .isEqualTo(FingerprintPage.decode(onHeap.get(id), s, 0));
+                        .isEqualTo(FingerprintPage.decode(onHeap.get(id), s));
                 sameBytes += Arrays.equals(rebuilt.get(id), onHeap.get(id)) ? 1 : 0;
             }
             assertThat(sameBytes).as("pages of the same bytes").isLessThan(onHeap.size());
