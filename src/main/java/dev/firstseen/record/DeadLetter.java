@@ -1,13 +1,18 @@
 package dev.firstseen.record;
 
+import dev.firstseen.record.internal.DeadLetterTypeInfo;
 import java.util.Arrays;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.util.OutputTag;
 
 /**
  * A record FirstSeen could not use, with why, and where it came from. The raw value is kept up to a
- * limit so that a 1 MB garbage record cannot make the dead-letter write itself fail. A Flink POJO.
+ * limit so that a 1 MB garbage record cannot make the dead-letter write itself fail. It crosses to
+ * the dead-letter sink in the format of {@link
+ * dev.firstseen.record.internal.DeadLetterTypeSerializer}, not as a POJO.
  */
+@TypeInfo(DeadLetterTypeInfo.Factory.class)
 public class DeadLetter {
     /** Side output that every stage sends its dead letters to. */
     public static final OutputTag<DeadLetter> TAG =

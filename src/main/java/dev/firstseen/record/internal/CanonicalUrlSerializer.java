@@ -46,6 +46,8 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
      */
     private transient byte[] buffer;
 
+    private static final String TYPE = "CanonicalUrl";
+
     /*
      * Every record carries its source topic, and a job reads a handful of topics: each instance
      * keeps the last topic it wrote, with its encoded bytes, and the last it read, so that a record
@@ -234,22 +236,7 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
     }
 
     private static void writeString(DataOutputView out, String s) throws IOException {
-        int n = s.length();
-        boolean ascii = true;
-        for (int i = 0; i < n; i++) {
-            if (s.charAt(i) >= 0x80) {
-                ascii = false;
-                break;
-            }
-        }
-        writeVarLong(out, ((long) n << 1) | (ascii ? 1 : 0));
-        if (ascii) {
-            out.write(s.getBytes(StandardCharsets.ISO_8859_1));
-        } else {
-            for (int i = 0; i < n; i++) {
-                out.writeChar(s.charAt(i));
-            }
-        }
+        Wire.writeString(out, s);
     }
 
     private String readString(DataInputView in) throws IOException {
@@ -257,20 +244,8 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
     }
 
     private String readString(DataInputView in, long header) throws IOException {
-        if (header >>> 32 != 0) {
-            throw new IOException("string length " + (header >>> 1) + " in a CanonicalUrl");
-        }
-        int n = (int) (header >>> 1);
-        if ((header & 1) == 0) {
-            char[] chars = new char[n];
-            for (int i = 0; i < n; i++) {
-                chars[i] = in.readChar();
-            }
-            return new String(chars);
-        }
-        byte[] b = scratch(n);
-        in.readFully(b, 0, n);
-        return new String(b, 0, n, StandardCharsets.ISO_8859_1);
+        boolean ascii = (header & 1) != 0 && header >>> 32 == 0;
+        return Wire.readString(in, header, ascii ? scratch((int) (header >>> 1)) : null, TYPE);
     }
 
     /** This instance's buffer for ASCII strings read back, at least {@code n} bytes long. */
@@ -284,23 +259,11 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
     }
 
     static void writeVarLong(DataOutputView out, long v) throws IOException {
-        while ((v & ~0x7FL) != 0) {
-            out.writeByte((int) (v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        out.writeByte((int) v);
+        Wire.writeVarLong(out, v);
     }
 
     static long readVarLong(DataInputView in) throws IOException {
-        long v = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            int b = in.readUnsignedByte();
-            v |= (long) (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                return v;
-            }
-        }
-        throw new IOException("malformed variable-length integer in a CanonicalUrl");
+        return Wire.readVarLong(in, TYPE);
     }
 
     @Override

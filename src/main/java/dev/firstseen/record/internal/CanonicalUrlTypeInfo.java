@@ -9,34 +9,13 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
- * Flink type information for {@link CanonicalUrl}: an opaque type written by {@link
- * CanonicalUrlSerializer}. {@code @TypeInfo} on the class makes {@code TypeInformation.of} and type
- * extraction pick it up wherever the type appears.
+ * Flink type information for {@link CanonicalUrl}, written by {@link CanonicalUrlSerializer}
+ * between the canonicalize and dedup stages.
  */
-public final class CanonicalUrlTypeInfo extends TypeInformation<CanonicalUrl> {
+public final class CanonicalUrlTypeInfo extends OpaqueTypeInfo<CanonicalUrl> {
     private static final long serialVersionUID = 1L;
 
     public static final CanonicalUrlTypeInfo INSTANCE = new CanonicalUrlTypeInfo();
-
-    @Override
-    public boolean isBasicType() {
-        return false;
-    }
-
-    @Override
-    public boolean isTupleType() {
-        return false;
-    }
-
-    @Override
-    public int getArity() {
-        return 1;
-    }
-
-    @Override
-    public int getTotalFields() {
-        return 1;
-    }
 
     @Override
     public Class<CanonicalUrl> getTypeClass() {
@@ -44,33 +23,8 @@ public final class CanonicalUrlTypeInfo extends TypeInformation<CanonicalUrl> {
     }
 
     @Override
-    public boolean isKeyType() {
-        return false;
-    }
-
-    @Override
     public TypeSerializer<CanonicalUrl> createSerializer(SerializerConfig config) {
         return new CanonicalUrlSerializer();
-    }
-
-    @Override
-    public String toString() {
-        return "CanonicalUrl";
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof CanonicalUrlTypeInfo;
-    }
-
-    @Override
-    public int hashCode() {
-        return CanonicalUrlTypeInfo.class.hashCode();
-    }
-
-    @Override
-    public boolean canEqual(Object o) {
-        return o instanceof CanonicalUrlTypeInfo;
     }
 
     /** The factory {@code @TypeInfo} names. */
