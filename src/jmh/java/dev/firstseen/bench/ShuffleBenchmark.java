@@ -1,11 +1,17 @@
 package dev.firstseen.bench;
 
+import dev.firstseen.canonical.Canonicalization;
+import dev.firstseen.config.FirstSeenOptions;
+import dev.firstseen.ingest.MessageDecoder;
 import dev.firstseen.record.CanonicalUrl;
+import dev.firstseen.record.DeadLetter;
 import dev.firstseen.record.SourcePosition;
 import dev.firstseen.record.internal.CanonicalUrlSerializer;
+import dev.firstseen.record.internal.DeadLetterTypeSerializer;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
@@ -24,7 +30,10 @@ import org.openjdk.jmh.annotations.Setup;
  * One record across the shuffle between canonicalize and dedup, written and read back: FirstSeen's
  * {@link CanonicalUrlSerializer} against the POJO serializer Flink derived for the same class
  * before it had one (built here field by field, as the type extractor did). Records are
- * crawl-stream URLs as the canonicalize stage emits them, one in four with {@code meta}.
+ * crawl-stream URLs as the canonicalize stage emits them, one in four with {@code meta}. Likewise
+ * one dead letter on its way to the dead-letter sink: {@link DeadLetterTypeSerializer} against the
+ * POJO serializer, for the crawl stream's bad records as the decode and canonicalize stages make
+ * them (a tenth of them 70 KB values cut to 8 KB).
  *
  * <p>Run: {@code scripts/jmh ShuffleBenchmark}
  */
@@ -36,6 +45,9 @@ public class ShuffleBenchmark extends ThroughputBenchmark {
     private int index;
     private TypeSerializer<CanonicalUrl> firstSeen;
     private TypeSerializer<CanonicalUrl> pojo;
+    private DeadLetter[] letters;
+    private TypeSerializer<DeadLetter> deadLetterFormat;
+    private TypeSerializer<DeadLetter> deadLetterPojo;
     private final DataOutputSerializer out = new DataOutputSerializer(1024);
     private final DataInputDeserializer in = new DataInputDeserializer();
 
@@ -62,14 +74,37 @@ public class ShuffleBenchmark extends ThroughputBenchmark {
         }
         records = ok.toArray(new CanonicalUrl[0]);
         firstSeen = new CanonicalUrlSerializer();
-        pojo = pojoSerializer();
+        pojo = pojoSerializer(CanonicalUrl.class);
+        letters = deadLetters();
+        deadLetterFormat = new DeadLetterTypeSerializer();
+        deadLetterPojo = pojoSerializer(DeadLetter.class);
     }
 
-    /** Flink's POJO serializer for the class, which its {@code @TypeInfo} now overrides. */
-    @SuppressWarnings("unchecked")
-    private static TypeSerializer<CanonicalUrl> pojoSerializer() {
+    /** Dead letters of the crawl stream's bad records, made as the job's stages make them. */
+    private static DeadLetter[] deadLetters() {
+        CrawlSample sample = new CrawlSample(42, 1.0);
+        DeadLetter[] out = new DeadLetter[SIZE];
+        for (int i = 0; i < SIZE; ) {
+            CrawlSample.Item item = sample.get();
+            SourcePosition at = new SourcePosition("urls", 1, i, 1795000000000L + i);
+            int max = (int) FirstSeenOptions.DEAD_LETTER_MAX_RAW.defaultValue().getBytes();
+            if (item.decoded().url == null) {
+                MessageDecoder.Decoded d = item.decoded();
+                out[i++] = DeadLetter.of(item.value(), at, d.reason, d.detail, max);
+            } else if (!item.accepted()) {
+                Canonicalization c = item.canonical();
+                byte[] url = item.decoded().url.getBytes(StandardCharsets.UTF_8);
+                out[i++] = DeadLetter.of(url, at, c.reason(), c.detail(), max);
+            }
+        }
+        return out;
+    }
+
+    /** Flink's POJO serializer for {@code type}, which its {@code @TypeInfo} now overrides. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static <T> TypeSerializer<T> pojoSerializer(Class<T> type) {
         List<PojoField> fields = new ArrayList<>();
-        for (Field f : CanonicalUrl.class.getFields()) {
+        for (Field f : type.getFields()) {
             if (Modifier.isStatic(f.getModifiers())) {
                 continue;
             }
@@ -83,13 +118,16 @@ public class ShuffleBenchmark extends ThroughputBenchmark {
             }
             fields.add(new PojoField(f, t));
         }
-        return new PojoTypeInfo<>(CanonicalUrl.class, fields)
-                .createSerializer(new SerializerConfigImpl());
+        return new PojoTypeInfo<>(type, fields).createSerializer(new SerializerConfigImpl());
     }
 
     private CanonicalUrl roundTrip(TypeSerializer<CanonicalUrl> s) throws IOException {
+        return roundTrip(s, records[index++ & MASK]);
+    }
+
+    private <T> T roundTrip(TypeSerializer<T> s, T value) throws IOException {
         out.clear();
-        s.serialize(records[index++ & MASK], out);
+        s.serialize(value, out);
         in.setBuffer(out.getSharedBuffer(), 0, out.length());
         return s.deserialize(in);
     }
@@ -102,5 +140,15 @@ public class ShuffleBenchmark extends ThroughputBenchmark {
     @Benchmark
     public CanonicalUrl flinkPojo() throws IOException {
         return roundTrip(pojo);
+    }
+
+    @Benchmark
+    public DeadLetter deadLetterFormat() throws IOException {
+        return roundTrip(deadLetterFormat, letters[index++ & MASK]);
+    }
+
+    @Benchmark
+    public DeadLetter deadLetterPojo() throws IOException {
+        return roundTrip(deadLetterPojo, letters[index++ & MASK]);
     }
 }
