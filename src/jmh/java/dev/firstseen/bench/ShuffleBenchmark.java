@@ -24,6 +24,7 @@ import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 
 /**
@@ -40,6 +41,13 @@ import org.openjdk.jmh.annotations.Setup;
 public class ShuffleBenchmark extends ThroughputBenchmark {
     private static final int SIZE = 1 << 14;
     private static final int MASK = SIZE - 1;
+
+    /**
+     * The records' source topic: a short one, and one as long as a crawler's topic names tend to be
+     * (the reader compares it with the last topic it read).
+     */
+    @Param({"urls", "crawler.extracted-links"})
+    public String topic;
 
     private CanonicalUrl[] records;
     private int index;
@@ -68,7 +76,7 @@ public class ShuffleBenchmark extends ThroughputBenchmark {
                                 item.canonical().url(),
                                 item.key(),
                                 meta,
-                                new SourcePosition("urls", 1, offset, 1795000000000L + offset));
+                                new SourcePosition(topic, 1, offset, 1795000000000L + offset));
                 ok.add(u);
             }
         }
@@ -81,12 +89,12 @@ public class ShuffleBenchmark extends ThroughputBenchmark {
     }
 
     /** Dead letters of the crawl stream's bad records, made as the job's stages make them. */
-    private static DeadLetter[] deadLetters() {
+    private DeadLetter[] deadLetters() {
         CrawlSample sample = new CrawlSample(42, 1.0);
         DeadLetter[] out = new DeadLetter[SIZE];
         for (int i = 0; i < SIZE; ) {
             CrawlSample.Item item = sample.get();
-            SourcePosition at = new SourcePosition("urls", 1, i, 1795000000000L + i);
+            SourcePosition at = new SourcePosition(topic, 1, i, 1795000000000L + i);
             int max = (int) FirstSeenOptions.DEAD_LETTER_MAX_RAW.defaultValue().getBytes();
             if (item.decoded().url == null) {
                 MessageDecoder.Decoded d = item.decoded();

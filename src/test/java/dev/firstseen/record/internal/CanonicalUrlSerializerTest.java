@@ -121,9 +121,10 @@ class CanonicalUrlSerializerTest {
 
     /**
      * The serializer remembers the last topic it wrote and read: records from runs of topics, with
-     * topics that are equal but other instances, of equal length, non-ASCII, empty or missing, must
-     * come back as they went in, each with the bytes a fresh serializer writes for it alone, and a
-     * reader that saw other topics must read them as a fresh one does.
+     * topics that are equal but other instances, of equal length, non-ASCII (one whose Latin-1
+     * bytes equal the next topic's), empty or missing, must come back as they went in, each with
+     * the bytes a fresh serializer writes for it alone, and a reader that saw other topics must
+     * read them as a fresh one does.
      */
     @Test
     void topicsInRunsComeBackWithTheSameBytes() throws IOException {
@@ -136,6 +137,8 @@ class CanonicalUrlSerializerTest {
             "urls-2",
             "ürls",
             "ürlz",
+            "\u0103rls", // not Latin-1: its ISO-8859-1 bytes would read "?rls"
+            "?rls",
             "",
             null,
             "urls"
