@@ -112,19 +112,19 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
                         | (r.metaOmitted ? META_OMITTED : 0);
         out.writeByte(flags);
         out.writeByte(opCode(r.op));
-        writeVarLong(out, r.salt + 1L);
-        writeVarLong(out, r.revisitAfterMillis);
+        Wire.writeVarLong(out, r.salt + 1L);
+        Wire.writeVarLong(out, r.revisitAfterMillis);
         if ((flags & URL) != 0) {
-            writeString(out, r.url);
+            Wire.writeString(out, r.url);
         }
         if ((flags & CANONICAL) != 0) {
-            writeString(out, r.canonical);
+            Wire.writeString(out, r.canonical);
         }
         if ((flags & KEY) != 0) {
-            writeString(out, r.key);
+            Wire.writeString(out, r.key);
         }
         if ((flags & META) != 0) {
-            writeString(out, r.metaJson);
+            Wire.writeString(out, r.metaJson);
         }
         if (s != null) {
             if (s.topic != null) {
@@ -203,7 +203,7 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
     private void writeTopic(DataOutputView out, String topic) throws IOException {
         if (topic != lastTopicWritten) {
             DataOutputSerializer encoded = new DataOutputSerializer(topic.length() + 8);
-            writeString(encoded, topic);
+            Wire.writeString(encoded, topic);
             lastTopicBytes = encoded.getCopyOfBuffer();
             lastTopicWritten = topic;
         }
@@ -235,10 +235,6 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
         return true;
     }
 
-    private static void writeString(DataOutputView out, String s) throws IOException {
-        Wire.writeString(out, s);
-    }
-
     private String readString(DataInputView in) throws IOException {
         return readString(in, readVarLong(in));
     }
@@ -256,10 +252,6 @@ public final class CanonicalUrlSerializer extends TypeSerializer<CanonicalUrl> {
             buffer = b;
         }
         return b;
-    }
-
-    static void writeVarLong(DataOutputView out, long v) throws IOException {
-        Wire.writeVarLong(out, v);
     }
 
     static long readVarLong(DataInputView in) throws IOException {

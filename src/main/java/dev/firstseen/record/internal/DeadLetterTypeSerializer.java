@@ -16,8 +16,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * <p>Layout: a flags byte ({@link #REASON} … {@link #TOPIC}), {@code rawLength + 1} as an unsigned
  * variable-length integer, then the present fields in the order reason, detail, raw (its length as
  * a variable-length integer, then its bytes) and the source position (topic, partition, offset,
- * timestamp). Strings and integers are written as {@link CanonicalUrlSerializer} writes them.
- * {@code DeadLetterTypeSerializerTest} pins the bytes.
+ * timestamp). Strings and integers are written by {@link Wire}, as in {@link
+ * CanonicalUrlSerializer}. {@code DeadLetterTypeSerializerTest} pins the bytes.
  *
  * <p>Dead letters are never kept in state; their bytes live only in network buffers, so a change of
  * layout needs no migration, only a new test of the bytes.

@@ -42,7 +42,7 @@ abstract class OpaqueTypeInfo<T> extends TypeInformation<T> {
 
     @Override
     public boolean equals(Object o) {
-        return o != null && o.getClass() == getClass();
+        return canEqual(o);
     }
 
     @Override
