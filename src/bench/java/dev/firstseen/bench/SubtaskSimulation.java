@@ -2,6 +2,7 @@ package dev.firstseen.bench;
 
 import dev.firstseen.config.FirstSeenOptions;
 import dev.firstseen.config.SeenSetRocksDBOptions;
+import dev.firstseen.dedup.ApproximateFilter;
 import dev.firstseen.dedup.DedupConfig;
 import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.dedup.DedupOperator;
@@ -63,16 +64,19 @@ public final class SubtaskSimulation {
         double journalShare =
                 p.getDouble("page-journal-max-share", DedupConfig.DEFAULT_PAGE_JOURNAL_SHARE);
         boolean compact = p.getBoolean("compact-before-checkpoint", false);
-        long expected = p.getLong("expected-urls-per-key", 128);
+        ApproximateFilter approximateFilter =
+                ApproximateFilter.valueOf(filter.toUpperCase(Locale.ROOT));
+        long expected =
+                p.getLong(
+                        "expected-urls-per-key",
+                        DedupConfig.defaultExpectedUrlsPerKey(mode, approximateFilter));
         if (every < 0) {
             throw new IllegalArgumentException("--checkpoint-every must be 0 (none) or records");
         }
         DedupConfig config =
                 DedupConfig.builder()
                         .mode(mode)
-                        .approximateFilter(
-                                dev.firstseen.dedup.ApproximateFilter.valueOf(
-                                        filter.toUpperCase(Locale.ROOT)))
+                        .approximateFilter(approximateFilter)
                         .falsePositiveRate(rate)
                         .expectedUrlsPerKey(expected)
                         .pageJournalShare(journalShare)

@@ -330,12 +330,14 @@ public final class FirstSeenOptions {
     public static final ConfigOption<Long> EXPECTED_URLS_PER_KEY =
             ConfigOptions.key("dedup.bloom.expected-urls-per-key")
                     .longType()
-                    .defaultValue(128L)
+                    .noDefaultValue()
                     .withDescription(
-                            "URLs the first Bloom filter of a key holds. When it is full, exact"
-                                    + " mode rebuilds it for twice the key's URLs; approximate"
-                                    + " mode adds a layer for 4x more. Applies to keys created"
-                                    + " from now on.");
+                            "URLs the first filter of a key holds; by default 512 in approximate"
+                                    + " mode (its fingerprint filter's first class) and 128"
+                                    + " otherwise. When it is full, exact mode rebuilds it for"
+                                    + " twice the key's URLs; approximate mode adds a class (or"
+                                    + " Bloom layer) for 4x more. Applies to keys created from"
+                                    + " now on.");
 
     public static final ConfigOption<Double> FALSE_POSITIVE_RATE =
             ConfigOptions.key("dedup.bloom.false-positive-rate")

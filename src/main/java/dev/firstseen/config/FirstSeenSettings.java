@@ -210,7 +210,8 @@ public final class FirstSeenSettings {
             problems.add("'frontier.max-meta-size' must be between 0 and 512 kb");
         }
         checkRecordSizes(conf, problems);
-        if (conf.get(EXPECTED_URLS_PER_KEY) < 1 || conf.get(EXPECTED_URLS_PER_KEY) > 1L << 32) {
+        long expectedUrls = expectedUrlsPerKey(conf);
+        if (expectedUrls < 1 || expectedUrls > 1L << 32) {
             problems.add("'dedup.bloom.expected-urls-per-key' must be between 1 and 2^32");
         }
         double p = conf.get(FALSE_POSITIVE_RATE);
@@ -226,14 +227,14 @@ public final class FirstSeenSettings {
                             .mode(conf.get(DEDUP_MODE))
                             .approximateFilter(conf.get(APPROXIMATE_FILTER))
                             .exactStore(exactStore(conf))
-                            .expectedUrlsPerKey(conf.get(EXPECTED_URLS_PER_KEY))
+                            .expectedUrlsPerKey(expectedUrls)
                             .falsePositiveRate(p)
                             .build()
                             .sizingProblem();
             if (sizing != null) {
                 problems.add(
                         "'dedup.bloom.expected-urls-per-key' "
-                                + conf.get(EXPECTED_URLS_PER_KEY)
+                                + expectedUrls
                                 + " at 'dedup.bloom.false-positive-rate' "
                                 + p
                                 + " gives each new key a filter larger than one layer can be ("
@@ -524,6 +525,14 @@ public final class FirstSeenSettings {
                         c.get(FINGERPRINT_BITS));
     }
 
+    /** {@code dedup.bloom.expected-urls-per-key}, or its default for the mode and filter. */
+    public static long expectedUrlsPerKey(ReadableConfig c) {
+        return c.getOptional(EXPECTED_URLS_PER_KEY)
+                .orElse(
+                        DedupConfig.defaultExpectedUrlsPerKey(
+                                c.get(DEDUP_MODE), c.get(APPROXIMATE_FILTER)));
+    }
+
     public DedupConfig dedupConfig() {
         return DedupConfig.builder()
                 .mode(dedupMode())
@@ -535,7 +544,7 @@ public final class FirstSeenSettings {
                 .fingerprintBits(conf.get(FINGERPRINT_BITS))
                 .rebuildStep(conf.get(REBUILD_STEP))
                 .compactBeforeCheckpoint(conf.get(ROCKSDB_COMPACT_BEFORE_CHECKPOINT))
-                .expectedUrlsPerKey(conf.get(EXPECTED_URLS_PER_KEY))
+                .expectedUrlsPerKey(expectedUrlsPerKey(conf))
                 .falsePositiveRate(conf.get(FALSE_POSITIVE_RATE))
                 .filterCacheBytes(
                         conf.getOptional(FILTER_CACHE_SIZE).map(MemorySize::getBytes).orElse(0L))

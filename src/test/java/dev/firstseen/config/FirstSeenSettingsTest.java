@@ -137,6 +137,35 @@ class FirstSeenSettingsTest {
     }
 
     @Test
+    void aKeysFirstFilterSizeDependsOnTheModeUnlessSet() {
+        assertThat(expectedUrls()).as("exact").isEqualTo(128);
+        assertThat(expectedUrls("--dedup.mode", "approximate")).as("approximate").isEqualTo(512);
+        assertThat(
+                        expectedUrls(
+                                "--dedup.mode", "approximate",
+                                "--dedup.approximate.filter", "BLOOM"))
+                .as("the Bloom chain keeps its default")
+                .isEqualTo(128);
+        assertThat(
+                        expectedUrls(
+                                "--dedup.mode", "approximate",
+                                "--dedup.bloom.expected-urls-per-key", "128"))
+                .as("set")
+                .isEqualTo(128);
+        assertThat(expectedUrls("--dedup.bloom.expected-urls-per-key", "300")).isEqualTo(300);
+        refused("--dedup.bloom.expected-urls-per-key", "0")
+                .hasMessageContaining("'dedup.bloom.expected-urls-per-key' must be between 1");
+    }
+
+    private static long expectedUrls(String... more) {
+        String[] all = new String[more.length + 2];
+        all[0] = "--kafka.bootstrap-servers";
+        all[1] = "b:9092";
+        System.arraycopy(more, 0, all, 2, more.length);
+        return FirstSeenSettings.from(args(all)).dedupConfig().expectedUrlsPerKey();
+    }
+
+    @Test
     void theCacheTakesAShareOfTheTaskHeapUnlessItsSizeIsSet() {
         DedupConfig byDefault =
                 FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092")).dedupConfig();
