@@ -68,6 +68,54 @@ class ApproximateFilterOperatorTest {
         }
     }
 
+    /**
+     * Approximate mode's first class became 512 URLs by default (it was 128): keys written with 128
+     * keep their classes, keys created after the restore get 512, and nothing is re-emitted, also
+     * after a second checkpoint that packs keys of both sizes.
+     */
+    @Test
+    void keysKeepTheFirstClassTheyWereCreatedWith() throws Exception {
+        assertThat(DedupConfig.builder().mode(DedupMode.APPROXIMATE).build().expectedUrlsPerKey())
+                .isEqualTo(512);
+        List<CanonicalUrl> in = stream(40_000, 40, 3000, 17);
+        List<CanonicalUrl> first = in.subList(0, 20_000);
+        var old = t.harness(firstClass(128), 1, 0, null);
+        feed(old, first);
+        var now = t.harness(firstClass(512), 1, 0, checkpoint(old, 1));
+        List<CanonicalUrl> fresh = new ArrayList<>();
+        for (CanonicalUrl u : stream(10_000, 10, 2000, 18)) {
+            fresh.add(url(1000 + Integer.parseInt(u.key.replaceAll("\\D", "")), page(u)));
+        }
+        feed(now, in);
+        feed(now, fresh);
+        Set<String> before = canonicals(first);
+        Set<String> rest = canonicals(in.subList(20_000, 40_000));
+        rest.addAll(canonicals(fresh));
+        rest.removeAll(before);
+        List<String> out = emitted(now);
+        assertThat(out).doesNotHaveDuplicates().noneMatch(before::contains);
+        assertThat(rest).containsAll(out);
+        assertThat(out.size()).isGreaterThanOrEqualTo((int) (rest.size() * 0.999));
+        boolean grownOldKey = false;
+        for (KeyFilter f : ((DedupOperator) now.getOperator()).cache().filters()) {
+            int key = Integer.parseInt(f.key().toString().replaceAll("\\D", ""));
+            assertThat(f.meta.initialCapacity())
+                    .as(f.key().toString())
+                    .isEqualTo(key >= 1000 ? 512 : 128);
+            grownOldKey |= key < 1000 && f.meta.layerCount() > 2;
+        }
+        assertThat(grownOldKey).as("an old key grew on its own schedule").isTrue();
+
+        var again = t.harness(firstClass(512), 1, 0, checkpoint(now, 2));
+        feed(again, in);
+        feed(again, fresh);
+        assertThat(emitted(again)).isEmpty();
+    }
+
+    private static DedupConfig firstClass(long urls) {
+        return builder(DedupMode.APPROXIMATE, urls, 1e-4, 64 << 20, 0).build();
+    }
+
     private static int page(CanonicalUrl u) {
         return Integer.parseInt(u.canonical.substring(u.canonical.lastIndexOf('/') + 1));
     }
