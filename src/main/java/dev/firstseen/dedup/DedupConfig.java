@@ -79,11 +79,12 @@ public record DedupConfig(
     /**
      * Default of {@code dedup.bloom.expected-urls-per-key}: 512 for approximate mode's fingerprint
      * filter, 128 for exact mode and the Bloom chain. A fingerprint filter's class 0 of 512 URLs
-     * holds as many URLs as classes 0 and 1 of 128 would, with a narrower share of the growth
-     * premium, so every key of more than 128 URLs pays fewer bits and a probe reads fewer classes;
-     * keys of fewer pay two bits a URL more. Measured side by side in the twenty-second session
-     * (README, *Approximate mode's filter*), 512 held the same or fewer bytes per URL on every
-     * stream and dropped fewer URLs; the default was 128 before.
+     * holds, at the rate share p/2, URLs that with 128 would have gone to class 1 at p/6, and every
+     * later class has one step less of the growth premium: keys of more than a few hundred URLs pay
+     * fewer bits and probe fewer classes, keys of fewer than 128 pay two bits a URL more. Measured
+     * side by side in the twenty-second session (README, *Approximate mode's filter*), 512 held the
+     * same or fewer bytes per URL on every stream and dropped fewer URLs; the default was 128
+     * before.
      */
     public static long defaultExpectedUrlsPerKey(DedupMode mode, ApproximateFilter filter) {
         return mode == DedupMode.APPROXIMATE && filter == ApproximateFilter.FINGERPRINTS
