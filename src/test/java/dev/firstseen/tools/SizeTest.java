@@ -90,7 +90,7 @@ class SizeTest {
         String exact =
                 tenBillion(DedupMode.EXACT, ExactStoreType.PAGES, 0.01, 100_000_000, 4 * GIB);
         assertThat(exact).contains("92.5 GB").contains("67.6 GB").contains("4.9 GB");
-        // Keys of 10,000 URLs keep the 50 M run's figures (2.80 B/URL checkpointed).
+        // Keys of 10,000 URLs keep the 50 M runs' figures (2.67 B/URL checkpointed).
         assertThat(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 10_000))
                 .isEqualTo(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4));
     }

@@ -213,27 +213,28 @@ public final class Size {
         if (mode == DedupMode.APPROXIMATE && rate == 0.0001) {
             return new Figures(
                     new Figure(
-                            3.73,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-share-0.75c.txt:"
-                                    + " RocksDB 151,976,186 B at 40,723,380 URLs, the largest per"
-                                    + " URL of the last 10 M (2.52 and 2.56 in the two other runs"
-                                    + " at the default max-share 0.75)"),
+                            2.42,
+                            "docs/scale-50m-approximate-fpp1e-4-session22.txt: RocksDB"
+                                    + " 113,037,596 B at 46,679,545 URLs, the largest per URL of"
+                                    + " the last 10 M in three runs with a first class of 512"
+                                    + " (2.40 and 2.38 in the other two; 2.52-3.73 with 128 in"
+                                    + " the thirteenth session)"),
                     new Figure(
-                            2.80,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-share-0.75c.txt:"
-                                    + " largest checkpoint 131,021,907 B at about 46.8 M URLs"
-                                    + " (page journal format 3, drawn bounds, max-share 0.75;"
-                                    + " 2.79 in -0.75.txt and -0.75b.txt)"),
+                            2.67,
+                            "docs/scale-50m-approximate-fpp1e-4-session22.txt: largest"
+                                    + " checkpoint while the input flowed 121,580,433 B at about"
+                                    + " 45.6 M URLs, the largest of three runs (2.66 and 2.66;"
+                                    + " 2.79-2.80 with a first class of 128)"),
                     new Figure(
-                            2.36,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-share-0.75c.txt:"
-                                    + " filter pages 2.36 B/URL at 50 M"),
+                            2.22,
+                            "docs/scale-50m-approximate-fpp1e-4-session22.txt: filter pages"
+                                    + " 2.22 B/URL at 50 M in all three runs (2.36 with 128)"),
                     FINGERPRINT_KEY,
                     new Figure(
-                            343_937,
-                            "docs/scale-50m-approximate-fpp1e-4-journal-v3-share-0.75c.txt:"
-                                    + " 687,874 records/s on 2 slots over 100 M records, the"
-                                    + " slowest of the three runs at max-share 0.75"));
+                            433_353,
+                            "docs/scale-50m-approximate-fpp1e-4-session22.txt: 866,707"
+                                    + " records/s on 2 slots over 100 M records, the slowest of"
+                                    + " the three runs"));
         }
         if (mode == DedupMode.APPROXIMATE && rate == 1e-9) {
             return new Figures(
