@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -84,39 +83,15 @@ class CanonicalUrlSerializerTest {
                         src));
     }
 
-    private static byte[] bytesOf(TypeSerializer<CanonicalUrl> s, CanonicalUrl u)
-            throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(64);
-        s.serialize(u, out);
-        return out.getCopyOfBuffer();
-    }
-
     @ParameterizedTest
     @MethodSource("records")
     void everyFieldComesBack(CanonicalUrl u) throws IOException {
-        CanonicalUrlSerializer s = new CanonicalUrlSerializer();
-        byte[] bytes = bytesOf(s, u);
-        CanonicalUrl back = s.deserialize(new DataInputDeserializer(bytes));
-        assertThat(back).usingRecursiveComparison().isEqualTo(u);
-        assertThat(s.copy(u)).usingRecursiveComparison().isEqualTo(u);
-        DataOutputSerializer copied = new DataOutputSerializer(64);
-        s.copy(new DataInputDeserializer(bytes), copied);
-        assertThat(copied.getCopyOfBuffer()).isEqualTo(bytes);
+        SerializerContract.roundTrips(new CanonicalUrlSerializer(), u);
     }
 
     @Test
     void recordsFollowEachOtherInOneBuffer() throws IOException {
-        CanonicalUrlSerializer s = new CanonicalUrlSerializer();
-        List<CanonicalUrl> all = records().toList();
-        DataOutputSerializer out = new DataOutputSerializer(64);
-        for (CanonicalUrl u : all) {
-            s.serialize(u, out);
-        }
-        DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
-        for (CanonicalUrl u : all) {
-            assertThat(s.deserialize(in)).usingRecursiveComparison().isEqualTo(u);
-        }
-        assertThat(in.available()).isZero();
+        SerializerContract.followEachOther(new CanonicalUrlSerializer(), records().toList());
     }
 
     /**
@@ -157,8 +132,8 @@ class CanonicalUrlSerializerTest {
                             "a.com",
                             null,
                             new SourcePosition(topic, i % 3, i, i));
-            byte[] alone = bytesOf(new CanonicalUrlSerializer(), u);
-            assertThat(bytesOf(writer, u)).as("record %d", i).isEqualTo(alone);
+            byte[] alone = SerializerContract.bytesOf(new CanonicalUrlSerializer(), u);
+            assertThat(SerializerContract.bytesOf(writer, u)).as("record %d", i).isEqualTo(alone);
             writer.serialize(u, out);
             sent.add(u);
         }
@@ -184,7 +159,11 @@ class CanonicalUrlSerializerTest {
                         300,
                         2,
                         true);
-        assertThat(HexFormat.of().formatHex(bytesOf(new CanonicalUrlSerializer(), u)))
+        assertThat(
+                        HexFormat.of()
+                                .formatHex(
+                                        SerializerContract.bytesOf(
+                                                new CanonicalUrlSerializer(), u)))
                 // flags fd (all but URL_IS_CANONICAL), op 01 (force), salt+1 03, revisit ac02
                 // (300), then strings as (length << 1 | ascii) and bytes: url, canonical, key,
                 // meta, topic; partition, offset and timestamp fixed-width.
@@ -204,8 +183,8 @@ class CanonicalUrlSerializerTest {
     void aUrlEqualToItsCanonicalFormIsWrittenOnce() throws IOException {
         CanonicalUrlSerializer s = new CanonicalUrlSerializer();
         String c = "http://a.com/some/long/path/to/a/page.html";
-        int same = bytesOf(s, url(c, c, "a.com", null, null)).length;
-        int differs = bytesOf(s, url(c + "#top", c, "a.com", null, null)).length;
+        int same = SerializerContract.bytesOf(s, url(c, c, "a.com", null, null)).length;
+        int differs = SerializerContract.bytesOf(s, url(c + "#top", c, "a.com", null, null)).length;
         assertThat(differs - same).isGreaterThan(c.length());
     }
 
