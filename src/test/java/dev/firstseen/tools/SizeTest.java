@@ -47,9 +47,9 @@ class SizeTest {
     void tenBillionUrlsInApproximateModeAtItsLowestRate() {
         String text =
                 tenBillion(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-9, 1_000_000, 4 * GIB);
-        // 4.47 B/URL of pages: 44.7 GB; 7.56 checkpointed: 75.6 GB; 406 B for each of 1 M keys.
-        assertThat(text).contains("44.7 GB").contains("75.6 GB").contains("406.0 MB");
-        // (44.7 + 0.406) GB over 4 GiB slots is 11 slots.
+        // 4.35 B/URL of pages: 43.5 GB; 5.05 checkpointed: 50.5 GB; 108 B for each of 1 M keys.
+        assertThat(text).contains("43.5 GB").contains("50.5 GB").contains("108.0 MB");
+        // (43.5 + 0.108) GB over 4 GiB slots is 11 slots.
         assertThat(text).contains("slots: 11 (heap 11");
     }
 
@@ -75,16 +75,16 @@ class SizeTest {
         String hundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 100_000_000, 4 * GIB);
-        // 3.72 B/URL checkpointed: 37.2 GB; pages 2.51: 25.1 GB; 40 B for each of 100 M keys
+        // 3.65 B/URL checkpointed: 36.5 GB; pages 2.51: 25.1 GB; 40 B for each of 100 M keys
         // (packed between checkpoints).
-        assertThat(hundred).contains("37.2 GB").contains("25.1 GB").contains("4.0 GB");
-        assertThat(hundred).contains("docs/simulate-subtask-10m-fpp1e-4-dirty-list.txt");
+        assertThat(hundred).contains("36.5 GB").contains("25.1 GB").contains("4.0 GB");
+        assertThat(hundred).contains("docs/simulate-subtask-10m-expected-urls-session22.txt");
         // (25.1 + 4.0) GB over 4 GiB slots is 7 slots.
         assertThat(hundred).contains("slots: 7 (heap 7");
         String fiveHundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 20_000_000, 4 * GIB);
-        assertThat(fiveHundred).contains("32.7 GB").contains("24.7 GB").contains("1.0 GB");
+        assertThat(fiveHundred).contains("31.6 GB").contains("24.3 GB").contains("1.0 GB");
         // Exact mode's pages with 100 URLs a key: 9.25 B/URL checkpointed, 6.76 of pages, 49 B a
         // key packed (the 200 M run's keys held 10,000 URLs, 2,346 B each).
         String exact =
@@ -93,6 +93,38 @@ class SizeTest {
         // Keys of 10,000 URLs keep the 50 M runs' figures (2.67 B/URL checkpointed).
         assertThat(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 10_000))
                 .isEqualTo(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4));
+    }
+
+    /**
+     * Approximate mode at 1%: the 50 M runs' figures for large keys, the simulation's at 1% for
+     * keys of 100 and 500 URLs.
+     */
+    @Test
+    void approximateModeAtOnePercent() {
+        String large =
+                tenBillion(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 0.01, 1_000_000, 4 * GIB);
+        // 2.42 B/URL on disk: 24.2 GB; 1.86 checkpointed: 18.6 GB; pages 1.46: 14.6 GB; 58 B for
+        // each of 1 M keys: 58.0 MB.
+        assertThat(large)
+                .contains("24.2 GB")
+                .contains("18.6 GB")
+                .contains("14.6 GB")
+                .contains("58.0 MB");
+        assertThat(large).contains("docs/scale-50m-approximate-fpp1e-2-session23.txt");
+        // (14.6 + 0.058) GB over 4 GiB slots is 4 slots.
+        assertThat(large).contains("slots: 4 (heap 4");
+        String hundred =
+                tenBillion(
+                        DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 0.01, 100_000_000, 4 * GIB);
+        // 2.72 B/URL checkpointed, 1.67 of pages, 41 B for each of 100 M keys: (16.7 + 4.1) GB
+        // is 5 slots.
+        assertThat(hundred).contains("27.2 GB").contains("16.7 GB").contains("4.1 GB");
+        assertThat(hundred).contains("docs/simulate-subtask-10m-fpp1e-2-session23.txt");
+        assertThat(hundred).contains("slots: 5 (heap 5");
+        String fiveHundred =
+                tenBillion(
+                        DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 0.01, 20_000_000, 4 * GIB);
+        assertThat(fiveHundred).contains("21.8 GB").contains("15.9 GB").contains("1.0 GB");
     }
 
     @Test

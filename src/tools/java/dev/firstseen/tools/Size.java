@@ -48,15 +48,6 @@ public final class Size {
                     "FilterCacheFootprintTest: a clean cached key with one 128-byte page, counted"
                             + " 400 B, JOL measures 398 B (2026-11-25; 406 B on 2026-11-23)");
 
-    private static final Figure FINGERPRINT_KEY =
-            new Figure(
-                    72,
-                    "docs/scale-50m-approximate-fpp1e-4-arena-session17.txt: 20,000 cached"
-                            + " keys, 72 B each as the filter cache counts them after a checkpoint,"
-                            + " most of them packed in the arena (FilterCacheFootprintTest: within"
-                            + " 10% of JOL; 81 with one array a packed key, 426 before keys were"
-                            + " packed)");
-
     /**
      * Exact mode's figures with {@code dedup.exact.store: PAGES}, where the rate plays no part.
      * From the 200 M run with every option at its default (page journal included) rather than the
@@ -88,11 +79,12 @@ public final class Size {
     }
 
     /**
-     * The figures for {@code urlsPerKey} URLs a key. Approximate mode at 1e-4 and exact mode's
-     * fingerprint pages were also measured with small keys, in the subtask simulation (100 URLs a
-     * key on average, Zipf, and 500 at 1e-4), where per-key objects and a key's journal weigh more
-     * than in the scale runs' keys (2,500 URLs at 1e-4, 10,000 in exact mode's 200 M run); the
-     * nearest measured size on a log scale is taken. Other settings have their one figure set.
+     * The figures for {@code urlsPerKey} URLs a key. Approximate mode at 1% and 1e-4 and exact
+     * mode's fingerprint pages were also measured with small keys, in the subtask simulation (100
+     * URLs a key on average, Zipf, and 500 in approximate mode), where per-key objects and a key's
+     * journal weigh more than in the scale runs' keys (2,500 URLs in approximate mode, 10,000 in
+     * exact mode's 200 M run); the nearest measured size on a log scale is taken. Other settings
+     * have their one figure set.
      */
     static Figures figures(DedupMode mode, ExactStoreType store, double rate, double urlsPerKey) {
         Figures f = figures(mode, store, rate);
@@ -121,46 +113,100 @@ public final class Size {
                                     + " 10,000 records/s a subtask)"),
                     f.recordsPerSecondPerSlot());
         }
-        if (mode != DedupMode.APPROXIMATE || rate != 0.0001 || urlsPerKey >= 1118) {
+        if (mode != DedupMode.APPROXIMATE
+                || (rate != 0.0001 && rate != 0.01)
+                || urlsPerKey >= 1118) {
             return f; // 1,118 = sqrt(500 * 2,500)
         }
-        String sim = "docs/simulate-subtask-10m-fpp1e-4-periodic-session14.txt";
-        String packed = "docs/simulate-subtask-10m-arena-session17.txt";
-        if (urlsPerKey < 224) { // sqrt(100 * 500)
+        boolean hundred = urlsPerKey < 224; // sqrt(100 * 500)
+        if (rate == 0.01) {
+            String sim = "docs/simulate-subtask-10m-fpp1e-2-session23.txt";
+            return hundred
+                    ? new Figures(
+                            f.localBytesPerUrl(),
+                            new Figure(
+                                    2.72,
+                                    sim
+                                            + ": largest checkpoint 25,876,163 B at 9.5 M URLs,"
+                                            + " 100,000 keys of 100 URLs on average, a checkpoint"
+                                            + " every 1 M records"),
+                            new Figure(
+                                    1.67,
+                                    sim + ": filter pages 1.67 B/URL, 100,000 keys of 100 URLs"),
+                            new Figure(
+                                    41,
+                                    sim
+                                            + ": 100,000 cached keys, 99,868 of them packed, 0.41"
+                                            + " B/URL of per-key objects after a checkpoint (the"
+                                            + " heap just before one: 4.22 B/URL at 100,000"
+                                            + " records/s a subtask)"),
+                            f.recordsPerSecondPerSlot())
+                    : new Figures(
+                            f.localBytesPerUrl(),
+                            new Figure(
+                                    2.18,
+                                    sim
+                                            + ": largest checkpoint 20,728,262 B at 9.5 M URLs,"
+                                            + " 20,000 keys of 500 URLs on average, a checkpoint"
+                                            + " every 1 M records"),
+                            new Figure(
+                                    1.59,
+                                    sim + ": filter pages 1.59 B/URL, 20,000 keys of 500 URLs"),
+                            new Figure(
+                                    50,
+                                    sim
+                                            + ": 20,000 cached keys, 19,847 of them packed, 0.10"
+                                            + " B/URL of per-key objects after a checkpoint (the"
+                                            + " heap just before one: 2.67 B/URL at 100,000"
+                                            + " records/s a subtask)"),
+                            f.recordsPerSecondPerSlot());
+        }
+        String sim = "docs/simulate-subtask-10m-expected-urls-session22.txt";
+        if (hundred) {
             return new Figures(
                     f.localBytesPerUrl(),
                     new Figure(
-                            3.72,
-                            "docs/simulate-subtask-10m-fpp1e-4-dirty-list.txt: largest checkpoint"
-                                    + " 35,294,211 B at 9.5 M URLs, 100,000 keys of 100 URLs on"
-                                    + " average, a checkpoint every 1 M records (2.95 with"
-                                    + " dedup.page-journal.max-share 0 and"
+                            3.65,
+                            sim
+                                    + ": largest checkpoint 34,708,043 B at 9.5 M URLs, 100,000"
+                                    + " keys of 100 URLs on average, a checkpoint every 1 M"
+                                    + " records, first class 512 (3.58 with 128 in the same"
+                                    + " file; 2.95 with dedup.page-journal.max-share 0 and"
                                     + " dedup.rocksdb.compact-before-checkpoint true:"
                                     + " docs/simulate-subtask-10m-fpp1e-4-compact.txt)"),
-                    new Figure(2.51, sim + ": filter pages 2.51 B/URL, 100,000 keys of 100 URLs"),
+                    new Figure(
+                            2.51,
+                            sim
+                                    + ": filter pages 2.51 B/URL, 100,000 keys of 100 URLs, first"
+                                    + " class 512 (the same with 128)"),
                     new Figure(
                             40,
-                            packed
-                                    + ": 100,000 cached keys, 99,884 of them packed, 0.40 B/URL of"
+                            sim
+                                    + ": 100,000 cached keys, 99,885 of them packed, 0.40 B/URL of"
                                     + " per-key objects after a checkpoint (the heap just before"
-                                    + " one: 3.45 B/URL at 10,000 records/s a subtask, 5.13 at"
+                                    + " one: 3.39 B/URL at 10,000 records/s a subtask, 5.10 at"
                                     + " 100,000)"),
                     f.recordsPerSecondPerSlot());
         }
         return new Figures(
                 f.localBytesPerUrl(),
                 new Figure(
-                        3.27,
+                        3.16,
                         sim
-                                + ": largest checkpoint 29,450,818 B at 9.0 M URLs, 20,000 keys of"
-                                + " 500 URLs on average, a checkpoint every 1 M records"),
-                new Figure(2.47, sim + ": filter pages 2.47 B/URL, 20,000 keys of 500 URLs"),
+                                + ": largest checkpoint 29,996,458 B at 9.5 M URLs, 20,000 keys of"
+                                + " 500 URLs on average, a checkpoint every 1 M records, first"
+                                + " class 512 (3.16 with 128 in the same file)"),
+                new Figure(
+                        2.43,
+                        sim
+                                + ": filter pages 2.43 B/URL, 20,000 keys of 500 URLs, first class"
+                                + " 512 (2.47 with 128)"),
                 new Figure(
                         50,
-                        packed
-                                + ": 20,000 cached keys, 19,866 of them packed, 0.10 B/URL of"
+                        sim
+                                + ": 20,000 cached keys, 19,867 of them packed, 0.10 B/URL of"
                                 + " per-key objects after a checkpoint (the heap just before one:"
-                                + " 3.59 B/URL at 100,000 records/s a subtask)"),
+                                + " 3.51 B/URL at 100,000 records/s a subtask)"),
                 f.recordsPerSecondPerSlot());
     }
 
@@ -193,22 +239,31 @@ public final class Size {
                                     + " 40-50 M URLs (165,019 at 1-10 M); the slower figure"));
         }
         if (mode == DedupMode.APPROXIMATE && rate == 0.01) {
+            String run = "docs/scale-50m-approximate-fpp1e-2-session23.txt";
             return new Figures(
                     new Figure(
-                            2.5,
-                            "docs/bench-2m-fpp1e-2-fingerprints.txt: largest checkpoint 2.5 B per"
-                                    + " URL (local RocksDB taken as equal)"),
+                            2.42,
+                            run
+                                    + ": RocksDB 107,943,267 B at 44,642,901 URLs, the largest per"
+                                    + " URL of the last 10 M in three runs (1.77 and 1.64 in the"
+                                    + " other two)"),
                     new Figure(
-                            2.5,
-                            "docs/bench-2m-fpp1e-2-fingerprints.txt: 1,833,303 B, 742,132 URLs"),
+                            1.86,
+                            run
+                                    + ": largest checkpoint while the input flowed 86,498,849 B at"
+                                    + " about 46.5 M URLs, the largest of three runs (1.85 and"
+                                    + " 1.84)"),
+                    new Figure(1.46, run + ": filter pages 1.46 B/URL at 50 M in all three runs"),
                     new Figure(
-                            1.51,
-                            "docs/bench-2m-fpp1e-2-fingerprints.txt: filter pages 1.51 B/URL"),
-                    FINGERPRINT_KEY,
+                            58,
+                            run
+                                    + ": 20,000 cached keys, 57-58 B each as the filter cache"
+                                    + " counts them at the end of the run"),
                     new Figure(
-                            121_094,
-                            "docs/bench-2m-fpp1e-2-fingerprints.txt: 242,189 records/s on 2 slots"
-                                    + " at 2 M records (no scale run at 1%)"));
+                            480_411,
+                            run
+                                    + ": 960,823 records/s on 2 slots at 40-50 M URLs, the slowest"
+                                    + " of three runs (949,112 over the whole run)"));
         }
         if (mode == DedupMode.APPROXIMATE && rate == 0.0001) {
             return new Figures(
@@ -229,35 +284,51 @@ public final class Size {
                             2.22,
                             "docs/scale-50m-approximate-fpp1e-4-session22.txt: filter pages"
                                     + " 2.22 B/URL at 50 M in all three runs (2.36 with 128)"),
-                    FINGERPRINT_KEY,
                     new Figure(
-                            433_353,
-                            "docs/scale-50m-approximate-fpp1e-4-session22.txt: 866,707"
-                                    + " records/s on 2 slots over 100 M records, the slowest of"
-                                    + " the three runs"));
+                            66,
+                            "docs/scale-50m-approximate-fpp1e-4-session22.txt: 20,000 cached"
+                                    + " keys, 64-66 B each as the filter cache counts them at the"
+                                    + " end of the run, most of them packed in the arena"
+                                    + " (FilterCacheFootprintTest: within 10% of JOL; 72 in the"
+                                    + " seventeenth session's run, 426 before keys were packed)"),
+                    new Figure(
+                            424_098,
+                            "docs/scale-50m-approximate-fpp1e-4-session22.txt: 848,197"
+                                    + " records/s on 2 slots at 40-50 M URLs, the slowest of"
+                                    + " three runs (866,707 over the whole run)"));
         }
         if (mode == DedupMode.APPROXIMATE && rate == 1e-9) {
+            String run = "docs/scale-50m-approximate-fpp1e-9-session23.txt";
             return new Figures(
                     new Figure(
-                            9.61,
-                            "docs/scale-50m-approximate-fpp1e-9.txt: RocksDB 447,170,507 B at"
-                                    + " 46,518,730 URLs, the largest per URL of the last 10 M"),
+                            4.56,
+                            run
+                                    + ": RocksDB 199,305,299 B at 43,686,457 URLs, the largest per"
+                                    + " URL of the last 10 M in two runs (4.48 in the other; 9.61"
+                                    + " with the Bloom chain: docs/scale-50m-approximate-fpp1e-9.txt)"),
                     new Figure(
-                            7.56,
-                            "docs/scale-50m-approximate-fpp1e-9.txt: largest checkpoint"
-                                    + " 376,551,818 B at about 49.8 M URLs"),
+                            5.05,
+                            run
+                                    + ": largest checkpoint while the input flowed 235,817,971 B at"
+                                    + " about 46.7 M URLs, the larger of two runs (4.99; 7.56 with"
+                                    + " the Bloom chain)"),
                     new Figure(
-                            4.47,
-                            "docs/scale-50m-approximate-fpp1e-9.txt: filter pages 4.47 B/URL at"
-                                    + " 50 M"),
+                            4.35,
+                            run
+                                    + ": filter pages 4.35 B/URL at 50 M in both runs (4.47 with"
+                                    + " the Bloom chain)"),
                     new Figure(
-                            406,
-                            "docs/scale-50m-approximate-fpp1e-9.txt: 20,000 cached keys, 406 B"
-                                    + " each as the filter cache counts them"),
+                            108,
+                            run
+                                    + ": 20,000 cached keys, 102 and 108 B each as the filter cache"
+                                    + " counts them at the end of the run (406 with the Bloom"
+                                    + " chain)"),
                     new Figure(
-                            137_749,
-                            "docs/scale-50m-approximate-fpp1e-9.txt: 275,499 records/s on 2 slots"
-                                    + " at 40-50 M URLs (412,798 at 1-10 M)"));
+                            368_747,
+                            run
+                                    + ": 737,494 records/s on 2 slots at 40-50 M URLs, the slower"
+                                    + " of two runs (797,808 over the whole run; 137,749 a slot"
+                                    + " with the Bloom chain)"));
         }
         return null;
     }
@@ -317,7 +388,11 @@ public final class Size {
         row(out, "checkpoint (full size)", f.checkpointBytesPerUrl(), checkpoint);
         row(
                 out,
-                pages ? "fingerprint pages (heap)" : "Bloom pages (task heap)",
+                pages
+                        ? "fingerprint pages (heap)"
+                        : mode == DedupMode.APPROXIMATE
+                                ? "filter pages (task heap)"
+                                : "Bloom pages (task heap)",
                 f.heapBytesPerUrl(),
                 f.heapBytesPerUrl().value() * urls);
         out.add(
