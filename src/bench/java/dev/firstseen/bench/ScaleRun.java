@@ -219,8 +219,18 @@ public final class ScaleRun {
                     "checkpoints");
             long lastIn = 0;
             long lastT = start;
+            long nextSample = start;
             while (!client.getJobStatus().get().isTerminalState()) {
-                Thread.sleep(sampleSeconds * 1000L);
+                // Short waits, so that the end of the job is seen within a tenth of a second
+                // instead of at the next sample: the overall rate is not rounded to a sample.
+                nextSample += sampleSeconds * 1_000_000_000L;
+                while (System.nanoTime() < nextSample
+                        && !client.getJobStatus().get().isTerminalState()) {
+                    Thread.sleep(
+                            Math.max(
+                                    1,
+                                    Math.min(100, (nextSample - System.nanoTime()) / 1_000_000)));
+                }
                 long now = System.nanoTime();
                 long in = IN.get();
                 Sample s =
@@ -264,7 +274,7 @@ public final class ScaleRun {
             double seconds = (System.nanoTime() - start) / 1e9;
             out.printf(
                     Locale.ROOT,
-                    "%,d records in %.0f s = %,.0f records/s overall; first-seen %,d of %,d"
+                    "%,d records in %.1f s = %,.0f records/s overall; first-seen %,d of %,d"
                             + " distinct (%s; %,d not emitted = %.2e); L3 reads %,d, Bloom false"
                             + " positives caught %,d%n",
                     IN.get(),
