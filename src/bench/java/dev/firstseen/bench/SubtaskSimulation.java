@@ -246,6 +246,8 @@ public final class SubtaskSimulation {
         long lastAt;
         long heapBefore;
         long heapAfter;
+        String before = "";
+        String after = "";
 
         void take(
                 KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
@@ -254,6 +256,7 @@ public final class SubtaskSimulation {
                 long urls)
                 throws Exception {
             heapBefore = op.filterCacheBytes();
+            before = op.filterCacheComposition();
             long t0 = System.nanoTime();
             h.prepareSnapshotPreBarrier(id);
             OperatorSubtaskState snap = h.snapshot(id, id);
@@ -261,6 +264,7 @@ public final class SubtaskSimulation {
             h.notifyOfCompletedCheckpoint(id);
             double d = (System.nanoTime() - t0) / 1e9;
             heapAfter = op.filterCacheBytes();
+            after = op.filterCacheComposition();
             taken++;
             seconds += d;
             durations.add(d);
@@ -280,7 +284,7 @@ public final class SubtaskSimulation {
                     "periodic checkpoints every %,d records: %d taken, durations median %.2f s,"
                             + " slowest %.2f s; largest %,d B = %.2f B/URL at %,d URLs, last %,d B"
                             + " = %.2f B/URL at %,d URLs (full state size); heap at the last: %.2f"
-                            + " B/URL just before its flush, %.2f just after%n",
+                            + " B/URL just before its flush (%s), %.2f just after (%s)%n",
                     every,
                     taken,
                     sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2),
@@ -292,7 +296,9 @@ public final class SubtaskSimulation {
                     (double) last / Math.max(1, lastAt),
                     lastAt,
                     (double) heapBefore / Math.max(1, lastAt),
-                    (double) heapAfter / Math.max(1, lastAt));
+                    before,
+                    (double) heapAfter / Math.max(1, lastAt),
+                    after);
         }
     }
 

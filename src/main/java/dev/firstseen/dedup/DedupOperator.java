@@ -905,6 +905,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         return cache.pageBytes();
     }
 
+    /** {@link FilterCache#composition()}, for the subtask simulation. */
+    public String filterCacheComposition() {
+        return cache.composition();
+    }
+
     /** {@link FilterCache#arenaSummary()}, for the subtask simulation. */
     public String filterArenaSummary() {
         return cache.arenaSummary();

@@ -419,6 +419,23 @@ final class FilterCache {
     }
 
     /** The packed keys' arena ({@link PackedKeys}): compactions, bytes copied, time taken. */
+    /**
+     * What the cache's bytes are made of: keys held as objects (their pages included) and the arena
+     * of packed keys (its garbage and table included), for the subtask simulation.
+     */
+    String composition() {
+        return String.format(
+                Locale.ROOT,
+                "%,d keys as objects holding %,d B (%,d of them changed since the last checkpoint),"
+                        + " %,d packed in an arena of %,d B (%,d B of them live)",
+                size,
+                bytes,
+                queued,
+                packed.size(),
+                packed.bytes(),
+                packed.liveBytes());
+    }
+
     String arenaSummary() {
         return String.format(
                 Locale.ROOT,

@@ -3,6 +3,7 @@ package dev.firstseen.dedup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Field;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -132,6 +133,19 @@ class FilterCacheFootprintTest {
         cache.flushAll();
         if (pack) {
             assertThat(cache.pack()).isEqualTo(keys);
+            assertThat(cache.composition())
+                    .startsWith("0 keys as objects holding 0 B (0 of them changed")
+                    .contains(
+                            "1,000 packed in an arena of "
+                                    + String.format(Locale.ROOT, "%,d", cache.bytes()));
+        } else {
+            assertThat(cache.composition())
+                    .startsWith(
+                            String.format(
+                                    Locale.ROOT,
+                                    "1,000 keys as objects holding %,d B",
+                                    cache.bytes()))
+                    .contains(" 0 packed in an arena of 0 B");
         }
         long measured = heldBy(cache).totalSize() - empty;
         assertThat((double) cache.bytes())
