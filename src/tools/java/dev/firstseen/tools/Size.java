@@ -166,12 +166,14 @@ public final class Size {
             return new Figures(
                     f.localBytesPerUrl(),
                     new Figure(
-                            3.65,
-                            sim
-                                    + ": largest checkpoint 34,708,043 B at 9.5 M URLs, 100,000"
-                                    + " keys of 100 URLs on average, a checkpoint every 1 M"
-                                    + " records, first class 512 (3.58 with 128 in the same"
-                                    + " file; 2.95 with dedup.page-journal.max-share 0 and"
+                            3.75,
+                            "docs/simulate-subtask-10m-fpp1e-4-heap-session23.txt: largest"
+                                    + " checkpoint 35,580,644 B at 9.5 M URLs, 100,000 keys of 100"
+                                    + " URLs on average, a checkpoint every 1 M records, first"
+                                    + " class 512 (3.65 in "
+                                    + sim
+                                    + ", 3.58 with 128 there; 2.95 with"
+                                    + " dedup.page-journal.max-share 0 and"
                                     + " dedup.rocksdb.compact-before-checkpoint true:"
                                     + " docs/simulate-subtask-10m-fpp1e-4-compact.txt)"),
                     new Figure(
@@ -184,8 +186,9 @@ public final class Size {
                             sim
                                     + ": 100,000 cached keys, 99,885 of them packed, 0.40 B/URL of"
                                     + " per-key objects after a checkpoint (the heap just before"
-                                    + " one: 3.39 B/URL at 10,000 records/s a subtask, 5.10 at"
-                                    + " 100,000)"),
+                                    + " one: 3.40 B/URL at 1,000 records/s a subtask, 3.39 at"
+                                    + " 10,000 and 5.10 at 100,000, with 10 s checkpoints:"
+                                    + " docs/simulate-subtask-10m-fpp1e-4-heap-session23.txt)"),
                     f.recordsPerSecondPerSlot());
         }
         return new Figures(
