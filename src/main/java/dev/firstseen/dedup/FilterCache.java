@@ -418,7 +418,6 @@ final class FilterCache {
         return packed.size();
     }
 
-    /** The packed keys' arena ({@link PackedKeys}): compactions, bytes copied, time taken. */
     /**
      * What the cache's bytes are made of: keys held as objects (their pages included) and the arena
      * of packed keys (its garbage and table included), for the subtask simulation.
@@ -436,6 +435,7 @@ final class FilterCache {
                 packed.liveBytes());
     }
 
+    /** The packed keys' arena ({@link PackedKeys}): compactions, bytes copied, time taken. */
     String arenaSummary() {
         return String.format(
                 Locale.ROOT,
