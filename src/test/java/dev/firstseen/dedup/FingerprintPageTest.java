@@ -48,6 +48,34 @@ class FingerprintPageTest {
         assertThat(page.length * 8.0).isLessThanOrEqualTo(bits + n + 3 * 8 + 16);
     }
 
+    /**
+     * The broadword select finds every set bit of words dense, sparse, at either end and random
+     * (fixed seed) where clearing the lowest bits one at a time does.
+     */
+    @Test
+    void selectFindsEachSetBitOfAWord() {
+        SplittableRandom rnd = new SplittableRandom(5);
+        long[] words = new long[2_000];
+        words[0] = -1L;
+        words[1] = 1L;
+        words[2] = Long.MIN_VALUE;
+        words[3] = 0x8000_0000_0000_0001L;
+        words[4] = 0x00FF_0000_0000_FF00L;
+        for (int w = 5; w < words.length; w++) {
+            long x = rnd.nextLong();
+            words[w] = w % 3 == 0 ? x & rnd.nextLong() & rnd.nextLong() : x; // some sparse
+        }
+        for (long x : words) {
+            long y = x;
+            for (int k = 0; k < Long.bitCount(x); k++) {
+                assertThat(FingerprintPage.select(x, k))
+                        .as("bit %d of %x", k, x)
+                        .isEqualTo(Long.numberOfTrailingZeros(y));
+                y &= y - 1;
+            }
+        }
+    }
+
     @Test
     void insertsGoToTheTailThenIntoTheCore() {
         int s = 24;
