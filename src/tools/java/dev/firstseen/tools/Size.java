@@ -96,8 +96,8 @@ public final class Size {
                 return f;
             }
             String sim = "docs/simulate-subtask-10m-exact-session14.txt";
-            return new Figures(
-                    f.localBytesPerUrl(),
+            return smallKeys(
+                    f,
                     new Figure(
                             9.25,
                             sim
@@ -110,8 +110,7 @@ public final class Size {
                             "docs/simulate-subtask-10m-arena-session17.txt: 100,000 cached keys,"
                                     + " 99,597 of them packed, 0.49 B/URL of per-key objects after"
                                     + " a checkpoint (the heap just before one: 7.88 B/URL at"
-                                    + " 10,000 records/s a subtask)"),
-                    f.recordsPerSecondPerSlot());
+                                    + " 10,000 records/s a subtask)"));
         }
         if (mode != DedupMode.APPROXIMATE
                 || (rate != 0.0001 && rate != 0.01)
@@ -122,8 +121,8 @@ public final class Size {
         if (rate == 0.01) {
             String sim = "docs/simulate-subtask-10m-fpp1e-2-session23.txt";
             return hundred
-                    ? new Figures(
-                            f.localBytesPerUrl(),
+                    ? smallKeys(
+                            f,
                             new Figure(
                                     2.72,
                                     sim
@@ -139,10 +138,9 @@ public final class Size {
                                             + ": 100,000 cached keys, 99,868 of them packed, 0.41"
                                             + " B/URL of per-key objects after a checkpoint (the"
                                             + " heap just before one: 4.22 B/URL at 100,000"
-                                            + " records/s a subtask)"),
-                            f.recordsPerSecondPerSlot())
-                    : new Figures(
-                            f.localBytesPerUrl(),
+                                            + " records/s a subtask)"))
+                    : smallKeys(
+                            f,
                             new Figure(
                                     2.18,
                                     sim
@@ -158,13 +156,12 @@ public final class Size {
                                             + ": 20,000 cached keys, 19,847 of them packed, 0.10"
                                             + " B/URL of per-key objects after a checkpoint (the"
                                             + " heap just before one: 2.67 B/URL at 100,000"
-                                            + " records/s a subtask)"),
-                            f.recordsPerSecondPerSlot());
+                                            + " records/s a subtask)"));
         }
         String sim = "docs/simulate-subtask-10m-expected-urls-session22.txt";
         if (hundred) {
-            return new Figures(
-                    f.localBytesPerUrl(),
+            return smallKeys(
+                    f,
                     new Figure(
                             3.75,
                             "docs/simulate-subtask-10m-fpp1e-4-heap-session23.txt: largest"
@@ -188,11 +185,10 @@ public final class Size {
                                     + " per-key objects after a checkpoint (the heap just before"
                                     + " one: 3.40 B/URL at 1,000 records/s a subtask, 3.39 at"
                                     + " 10,000 and 5.10 at 100,000, with 10 s checkpoints:"
-                                    + " docs/simulate-subtask-10m-fpp1e-4-heap-session23.txt)"),
-                    f.recordsPerSecondPerSlot());
+                                    + " docs/simulate-subtask-10m-fpp1e-4-heap-session23.txt)"));
         }
-        return new Figures(
-                f.localBytesPerUrl(),
+        return smallKeys(
+                f,
                 new Figure(
                         3.16,
                         sim
@@ -209,8 +205,21 @@ public final class Size {
                         sim
                                 + ": 20,000 cached keys, 19,867 of them packed, 0.10 B/URL of"
                                 + " per-key objects after a checkpoint (the heap just before one:"
-                                + " 3.51 B/URL at 100,000 records/s a subtask)"),
-                f.recordsPerSecondPerSlot());
+                                + " 3.51 B/URL at 100,000 records/s a subtask)"));
+    }
+
+    /**
+     * The figures of a simulation with small keys, which measures no local disk and no cluster
+     * rate: those stay the {@code large} keys' run's.
+     */
+    private static Figures smallKeys(
+            Figures large, Figure checkpoint, Figure pages, Figure perKey) {
+        return new Figures(
+                large.localBytesPerUrl(),
+                checkpoint,
+                pages,
+                perKey,
+                large.recordsPerSecondPerSlot());
     }
 
     /** The figures for a mode, store and rate; null where nothing was measured. */
