@@ -59,6 +59,7 @@ class PackedKeysTest {
         Map<String, byte[]> model = new HashMap<>();
         Random random = new Random(11);
         long most = 0;
+        int longest = all.values().stream().mapToInt(p -> p.length).max().orElseThrow();
         int steps = 14 * keys;
         for (int step = 0; step < steps; step++) {
             String key = names.get(random.nextInt(step < steps / 2 ? names.size() : keys / 10));
@@ -84,6 +85,14 @@ class PackedKeysTest {
             assertThat(arena.bytes() - 16L * 2050 - 4L * 8 * Math.max(model.size(), 64))
                     .as("arena bytes for %,d live", live)
                     .isLessThanOrEqualTo(4 * Math.max(live, 4096));
+            if (keys == 3000) {
+                // Copied whole: garbage past an eighth of the live bytes is reclaimed at once
+                // (plus the end of a chunk that a new one replaced, less than a key).
+                assertThat(arena.garbage())
+                        .as("garbage for %,d live", live)
+                        .isLessThanOrEqualTo(
+                                Math.max(live / PackedKeys.GARBAGE_SHARE, 4096) + longest);
+            }
         }
         assertThat(arena.compactions()).as("compactions").isPositive();
         assertThat(most > 2 * PackedKeys.MAX_CHUNK).isEqualTo(keys > 3000);
