@@ -14,6 +14,7 @@ import dev.firstseen.tools.CrawlStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -42,7 +43,9 @@ import org.apache.flink.util.ParameterTool;
  * and confirms each one, so that RocksDB's incremental checkpoints share their files. Then page
  * journals and stale page versions are in the checkpoints as in a job, and it prints the largest,
  * the slowest and the heap just before a checkpoint's flush, when keys still hold their dirty-page
- * sets and pending inserts. Without it, the one checkpoint at the end writes every key whole.
+ * sets and pending inserts, and the most heap after any record between two checkpoints (the arena's
+ * garbage rises and falls with its compactions between them). Without it, the one checkpoint at the
+ * end writes every key whole.
  *
  * <p>Run: {@code scripts/simulate-subtask [--urls 10000000] [--keys 100000] [--rate 0.0001] [--mode
  * approximate] [--filter FINGERPRINTS|BLOOM] [--checkpoint-every N] [--page-journal-max-share S]
@@ -133,6 +136,7 @@ public final class SubtaskSimulation {
             }
             h.processElement(url(id, cdf), 0L);
             records++;
+            periodic.peak = Math.max(periodic.peak, op.filterCacheBytes());
             if (every > 0 && records % every == 0) {
                 periodic.take(h, op, ++checkpointId, created);
             }
@@ -249,6 +253,12 @@ public final class SubtaskSimulation {
         String before = "";
         String after = "";
 
+        /** The most heap after any record since the last checkpoint's flush. */
+        long peak;
+
+        /** The highest peak of an interval over the URLs at its end, of the last ten intervals. */
+        final double[] peaks = new double[10];
+
         void take(
                 KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
                 DedupOperator op,
@@ -265,6 +275,8 @@ public final class SubtaskSimulation {
             double d = (System.nanoTime() - t0) / 1e9;
             heapAfter = op.filterCacheBytes();
             after = op.filterCacheComposition();
+            peaks[taken % peaks.length] = (double) peak / Math.max(1, urls);
+            peak = heapAfter;
             taken++;
             seconds += d;
             durations.add(d);
@@ -284,7 +296,10 @@ public final class SubtaskSimulation {
                     "periodic checkpoints every %,d records: %d taken, durations median %.2f s,"
                             + " slowest %.2f s; largest %,d B = %.2f B/URL at %,d URLs, last %,d B"
                             + " = %.2f B/URL at %,d URLs (full state size); heap at the last: %.2f"
-                            + " B/URL just before its flush (%s), %.2f just after (%s)%n",
+                            + " B/URL just before its flush (%s), %.2f just after (%s); the most"
+                            + " heap after any record between two checkpoints, over the URLs at"
+                            + " the second: %.2f B/URL in the last interval, %.2f at most in the"
+                            + " last %d%n",
                     every,
                     taken,
                     sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2),
@@ -298,7 +313,10 @@ public final class SubtaskSimulation {
                     (double) heapBefore / Math.max(1, lastAt),
                     before,
                     (double) heapAfter / Math.max(1, lastAt),
-                    after);
+                    after,
+                    peaks[(taken - 1 + peaks.length) % peaks.length],
+                    Arrays.stream(peaks).max().orElse(0),
+                    Math.min(taken, peaks.length));
         }
     }
 

@@ -202,7 +202,7 @@ final class FilterCache {
             backing.write(packed.unpack(i, sizings)); // its journal goes into its pages
         }
         packedPages -= packed.loadedPages(i);
-        packed.remove(i);
+        packed.remove(i, bytes);
         evictions++;
     }
 
@@ -377,7 +377,7 @@ final class FilterCache {
     private KeyFilter unpack(int i) {
         KeyFilter f = packed.unpack(i, sizings);
         packedPages -= f.loadedPages();
-        packed.remove(i);
+        packed.remove(i, bytes);
         unpacks++;
         put(f);
         bytes += f.bytes();

@@ -191,11 +191,18 @@ final class PackedKeys {
         return PackedFilter.unpack(chunk(e), offset(e), sizings);
     }
 
+    /** {@link #remove(int, long)} with nothing held beside the arena. */
+    void remove(int i) {
+        remove(i, 0);
+    }
+
     /**
      * Empties slot {@code i}. A later key of its probe run may move into it: {@link #next} looks at
-     * it again. Compacts the arena once its garbage passes an eighth of its live keys.
+     * it again. Compacts the arena once its garbage passes a {@link #GARBAGE_SHARE}th of what the
+     * cache holds: the live keys and the {@code others} bytes it holds beside the arena (filters
+     * not packed).
      */
-    void remove(int i) {
+    void remove(int i, long others) {
         int e = table[i];
         int len = PackedFilter.length(chunk(e), offset(e));
         live -= len;
@@ -217,28 +224,34 @@ final class PackedKeys {
             rehash(table.length / 2);
         }
         long g = garbage();
-        if (g > Math.max(live / GARBAGE_SHARE, FIRST_CHUNK)
-                && g - garbageAfterCompaction > live / (4 * GARBAGE_SHARE)) {
+        long held = live + others;
+        if (g > Math.max(held / GARBAGE_SHARE, FIRST_CHUNK)
+                && g - garbageAfterCompaction > held / (4 * GARBAGE_SHARE)) {
             compact(GARBAGE_SHARE);
         }
     }
 
     /*
      * Between checkpoints keys unpack as new URLs come, and each leaves its packed bytes as
-     * garbage until the next checkpoint packs it again, so the heap just before a checkpoint holds
-     * a whole interval's garbage beside the unpacked keys' objects: in the subtask simulation at
-     * 1,000 records/s a subtask, 5.3 MB of garbage beside 12.3 MB of live keys, 3.40 B/URL of heap
-     * against 2.90 just after (twenty-third session). Garbage past an eighth of the live bytes is
-     * reclaimed, copying at most 8 bytes for each byte reclaimed (7 chunk by chunk, where a chunk
-     * is copied once an eighth of it is waste, and not again before a 32nd of the live bytes'
-     * worth more garbage, as what is left may be spread over chunks less waste than that). A key
-     * unpacks at most once between two checkpoints, so an interval's garbage is at most the live
-     * bytes at its start, and its compactions copy at most 8 times those: for the simulation's 17
-     * MB arena and 10 s checkpoints at most 14 MB/s, under 1% of a core, and far less when few
-     * keys change. (Until the twenty-fourth session compactions waited until the garbage
-     * outweighed the live bytes, a byte copied for a byte reclaimed.)
+     * garbage until the next checkpoint packs it again. Until the twenty-fourth session a
+     * compaction waited until the garbage outweighed the live keys, so the heap between two
+     * checkpoints carried up to an arena's worth of garbage beside the unpacked keys' objects: in
+     * the subtask simulation (10 M URLs, 100,000 keys, 1e-4) at most 3.40 B/URL at 1,000
+     * records/s a subtask and 4.04 at 10,000, against 2.90 just after a checkpoint.
+     *
+     * Now garbage past a 32nd of what the cache holds (live keys and unpacked filters) is
+     * reclaimed, so it adds at most that to the heap: 3.05 and 3.40 B/URL. A compaction copies the
+     * live keys, at most 32 bytes for each byte reclaimed (31 chunk by chunk, where a chunk is
+     * copied once a 32nd of it is waste, and not again before a 128th more, as what is left may be
+     * spread over chunks less waste than that). A key unpacks at most once between two
+     * checkpoints, so an interval's garbage is at most the live bytes at its start, and its
+     * compactions copy at most 32 times those; measured, 20 ms per 10 s interval at 1,000
+     * records/s and about 70 ms per interval of the 50 M scale run, where every key unpacks. A
+     * share of the live keys alone (an eighth, a 16th) compacted more often where the unpacked
+     * filters are most of the heap, for little less of it (README, *One subtask of a
+     * 10-billion-URL crawl*).
      */
-    static final int GARBAGE_SHARE = 8;
+    static final int GARBAGE_SHARE = 32;
 
     /** Bytes of removed keys not reclaimed yet (room never used in the current chunk is not). */
     long garbage() {

@@ -153,6 +153,41 @@ class PackedKeysTest {
                         arena.liveBytes() + 24L * (PackedKeys.SMALL_CHUNKS + 4) + 4L * 8 * 3000);
     }
 
+    /**
+     * Garbage is weighed against all the cache holds: beside filters of many times the arena's
+     * bytes, removing half the keys compacts nothing; with nothing beside it, the same removals
+     * compact once the garbage passes a {@link PackedKeys#GARBAGE_SHARE}th of the live keys.
+     */
+    @ParameterizedTest(name = "held beside the arena: {0}")
+    @ValueSource(booleans = {true, false})
+    void garbageIsReclaimedOnceItIsAShareOfWhatTheCacheHolds(boolean heldBeside) throws Exception {
+        List<Object> sizings = new ArrayList<>();
+        Map<String, byte[]> all = packedFilters(3000, sizings);
+        PackedKeys arena = new PackedKeys();
+        long total = all.values().stream().mapToLong(p -> p.length).sum();
+        for (Map.Entry<String, byte[]> e : all.entrySet()) {
+            assertThat(arena.add(e.getValue(), e.getKey().hashCode(), total)).isTrue();
+            total -= e.getValue().length;
+        }
+        long others = heldBeside ? 100 * arena.liveBytes() : 0;
+        List<String> names = new ArrayList<>(all.keySet());
+        for (int k = 0; k < names.size() / 2; k++) {
+            arena.remove(arena.slotOf(names.get(k)), others);
+            assertThat(arena.garbage())
+                    .isLessThanOrEqualTo(
+                            (arena.liveBytes() + others) / PackedKeys.GARBAGE_SHARE + 4096);
+        }
+        if (heldBeside) {
+            assertThat(arena.compactions()).isZero();
+            assertThat(arena.garbage()).isGreaterThan(arena.liveBytes() / 2);
+        } else {
+            assertThat(arena.compactions()).isPositive();
+        }
+        for (int k = names.size() / 2; k < names.size(); k++) {
+            assertThat(arena.slotOf(names.get(k))).as(names.get(k)).isNotNegative();
+        }
+    }
+
     @Test
     void aKeyLargerThanAChunkIsNotAdded() {
         PackedKeys arena = new PackedKeys();
