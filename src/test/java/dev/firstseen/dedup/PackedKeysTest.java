@@ -86,8 +86,9 @@ class PackedKeysTest {
                     .as("arena bytes for %,d live", live)
                     .isLessThanOrEqualTo(4 * Math.max(live, 4096));
             if (keys == 3000) {
-                // Copied whole: garbage past an eighth of the live bytes is reclaimed at once
-                // (plus the end of a chunk that a new one replaced, less than a key).
+                // Copied whole, with nothing held beside the arena: garbage past a
+                // GARBAGE_SHARE-th of the live bytes is reclaimed at once (plus the end of a chunk
+                // that a new one replaced, less than a key).
                 assertThat(arena.garbage())
                         .as("garbage for %,d live", live)
                         .isLessThanOrEqualTo(
