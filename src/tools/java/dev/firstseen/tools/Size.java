@@ -109,8 +109,10 @@ public final class Size {
                             49,
                             "docs/simulate-subtask-10m-arena-session17.txt: 100,000 cached keys,"
                                     + " 99,597 of them packed, 0.49 B/URL of per-key objects after"
-                                    + " a checkpoint (the heap just before one: 7.88 B/URL at"
-                                    + " 10,000 records/s a subtask)"));
+                                    + " a checkpoint (the most heap between two checkpoints:"
+                                    + " 7.51 B/URL at 1,000 records/s a subtask and 7.84 at"
+                                    + " 10,000, docs/simulate-subtask-10m-fpp1e-4-arena-session24"
+                                    + ".txt)"));
         }
         if (mode != DedupMode.APPROXIMATE
                 || (rate != 0.0001 && rate != 0.01)
