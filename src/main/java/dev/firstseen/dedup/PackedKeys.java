@@ -247,9 +247,10 @@ final class PackedKeys {
      * checkpoints, so an interval's garbage is at most the live bytes at its start, and its
      * compactions copy at most 32 times those; measured, 20 ms per 10 s interval at 1,000
      * records/s and about 70 ms per interval of the 50 M scale run, where every key unpacks. A
-     * share of the live keys alone (an eighth, a 16th) compacted more often where the unpacked
-     * filters are most of the heap, for little less of it (README, *One subtask of a
-     * 10-billion-URL crawl*).
+     * 16th of the live keys alone peaked as low in the simulation for about as much copying; a
+     * share of all the cache holds was kept because it bounds what garbage adds to the heap, and
+     * waits for more garbage where the unpacked filters outweigh the arena (README, *One subtask
+     * of a 10-billion-URL crawl*).
      */
     static final int GARBAGE_SHARE = 32;
 
