@@ -139,8 +139,10 @@ public final class Size {
                                     sim
                                             + ": 100,000 cached keys, 99,868 of them packed, 0.41"
                                             + " B/URL of per-key objects after a checkpoint (the"
-                                            + " heap just before one: 4.22 B/URL at 100,000"
-                                            + " records/s a subtask)"))
+                                            + " most heap between two checkpoints: 4.27 B/URL at"
+                                            + " 100,000 records/s a subtask,"
+                                            + " docs/simulate-subtask-10m-small-keys-peak-session24"
+                                            + ".txt)"))
                     : smallKeys(
                             f,
                             new Figure(
@@ -157,8 +159,10 @@ public final class Size {
                                     sim
                                             + ": 20,000 cached keys, 19,847 of them packed, 0.10"
                                             + " B/URL of per-key objects after a checkpoint (the"
-                                            + " heap just before one: 2.67 B/URL at 100,000"
-                                            + " records/s a subtask)"));
+                                            + " most heap between two checkpoints: 2.67 B/URL at"
+                                            + " 100,000 records/s a subtask,"
+                                            + " docs/simulate-subtask-10m-small-keys-peak-session24"
+                                            + ".txt)"));
         }
         String sim = "docs/simulate-subtask-10m-expected-urls-session22.txt";
         if (hundred) {
@@ -207,8 +211,9 @@ public final class Size {
                         50,
                         sim
                                 + ": 20,000 cached keys, 19,867 of them packed, 0.10 B/URL of"
-                                + " per-key objects after a checkpoint (the heap just before one:"
-                                + " 3.51 B/URL at 100,000 records/s a subtask)"));
+                                + " per-key objects after a checkpoint (the most heap between two"
+                                + " checkpoints: 3.51 B/URL at 100,000 records/s a subtask,"
+                                + " docs/simulate-subtask-10m-small-keys-peak-session24.txt)"));
     }
 
     /**
