@@ -176,6 +176,8 @@ final class FilterCache {
         while (budgetBytes() > target && packed.size() > 0) {
             evictPacked();
         }
+        // Once for the whole pass, not at each key, whose garbage the next one's would follow.
+        packed.reclaim(bytes);
         packed.compactIfWasteful(4);
         KeyFilter next;
         for (KeyFilter f = oldest; budgetBytes() > target && f != null; f = next) {
@@ -202,7 +204,7 @@ final class FilterCache {
             backing.write(packed.unpack(i, sizings)); // its journal goes into its pages
         }
         packedPages -= packed.loadedPages(i);
-        packed.remove(i, bytes);
+        packed.drop(i); // the pass reclaims the garbage once it is done
         evictions++;
     }
 

@@ -197,12 +197,19 @@ final class PackedKeys {
     }
 
     /**
-     * Empties slot {@code i}. A later key of its probe run may move into it: {@link #next} looks at
-     * it again. Compacts the arena once its garbage passes a {@link #GARBAGE_SHARE}th of what the
-     * cache holds: the live keys and the {@code others} bytes it holds beside the arena (filters
-     * not packed).
+     * Empties slot {@code i} ({@link #drop}), then compacts the arena if its garbage calls for it
+     * ({@link #reclaim}).
      */
     void remove(int i, long others) {
+        drop(i);
+        reclaim(others);
+    }
+
+    /**
+     * Empties slot {@code i} and leaves its bytes as garbage. A later key of its probe run may move
+     * into it: {@link #next} looks at it again.
+     */
+    void drop(int i) {
         int e = table[i];
         int len = PackedFilter.length(chunk(e), offset(e));
         live -= len;
@@ -223,6 +230,14 @@ final class PackedKeys {
         if (size < table.length / 8 && table.length > MIN_TABLE) {
             rehash(table.length / 2);
         }
+    }
+
+    /**
+     * Compacts the arena once its garbage passes a {@link #GARBAGE_SHARE}th of what the cache
+     * holds: the live keys and the {@code others} bytes it holds beside the arena (filters not
+     * packed).
+     */
+    void reclaim(long others) {
         long g = garbage();
         long held = live + others;
         if (g > Math.max(held / GARBAGE_SHARE, FIRST_CHUNK)
