@@ -253,7 +253,10 @@ public final class SubtaskSimulation {
         String before = "";
         String after = "";
 
-        /** The most heap after any record since the last checkpoint's flush. */
+        /**
+         * The most heap after any record since the last checkpoint's flush, or during the next
+         * flush, while it inserts held new URLs into their keys' filters.
+         */
         long peak;
 
         /** The highest peak of an interval over the URLs at its end, of the last ten intervals. */
@@ -269,6 +272,7 @@ public final class SubtaskSimulation {
             before = op.filterCacheComposition();
             long t0 = System.nanoTime();
             h.prepareSnapshotPreBarrier(id);
+            peak = Math.max(peak, op.filterFlushPeakBytes());
             OperatorSubtaskState snap = h.snapshot(id, id);
             snap.registerSharedStates(REGISTRY, id);
             h.notifyOfCompletedCheckpoint(id);
@@ -297,9 +301,9 @@ public final class SubtaskSimulation {
                             + " slowest %.2f s; largest %,d B = %.2f B/URL at %,d URLs, last %,d B"
                             + " = %.2f B/URL at %,d URLs (full state size); heap at the last: %.2f"
                             + " B/URL just before its flush (%s), %.2f just after (%s); the most"
-                            + " heap after any record between two checkpoints, over the URLs at"
-                            + " the second: %.2f B/URL in the last interval, %.2f at most in the"
-                            + " last %d%n",
+                            + " heap after any record between two checkpoints or during the"
+                            + " second's flush, over the URLs at the second: %.2f B/URL in the"
+                            + " last interval, %.2f at most in the last %d%n",
                     every,
                     taken,
                     sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2),

@@ -339,12 +339,21 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             return;
         }
         // A key packed since the last checkpoint (FilterCache#pack) answers a duplicate as its
-        // filter would, and stays packed. Not when the answer needs a time rule or the exact
+        // filter would, and stays packed; so does a new URL, which the cache holds until the key's
+        // filter is needed or the checkpoint. Not when the answer needs a time rule or the exact
         // store: in exact mode only a key kept in fingerprint pages answers so.
         KeyFilter filter =
                 timed
                         ? cache.get(getCurrentKey())
                         : cache.getUnlessPackedHolds(getCurrentKey(), fp, exact != null);
+        if (filter == null && cache.heldNew()) {
+            metrics.l2DefinitelyNew.inc();
+            metrics.firstSeen.inc();
+            long now = decisionTime(in);
+            emit(element, in, now, null);
+            recent.add(fp, now);
+            return;
+        }
         if (filter == null) {
             metrics.l2Maybe.inc();
             metrics.duplicates.inc();
@@ -424,14 +433,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             if (entriesKey || ownTime) {
                 exact.put(fp, t);
             }
-            FrontierRecord r =
-                    new FrontierRecord(in.url, in.canonical, in.key, t, in.metaJson, in.source);
-            r.metaOmitted = in.metaOmitted;
-            if (lastEmitted != null) {
-                r.revisit = true;
-                r.lastEmitted = lastEmitted;
-            }
-            output.collect(element.replace(r));
+            emit(element, in, t, lastEmitted);
             knownTime = t;
         } else {
             metrics.duplicates.inc();
@@ -443,6 +445,19 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
         metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
         cache.update(filter, bytesBefore);
+    }
+
+    /** Emits {@code in} to the frontier, decided at {@code t}; a revisit if {@code lastEmitted}. */
+    private void emit(
+            StreamRecord<CanonicalUrl> element, CanonicalUrl in, long t, Long lastEmitted) {
+        FrontierRecord r =
+                new FrontierRecord(in.url, in.canonical, in.key, t, in.metaJson, in.source);
+        r.metaOmitted = in.metaOmitted;
+        if (lastEmitted != null) {
+            r.revisit = true;
+            r.lastEmitted = lastEmitted;
+        }
+        output.collect(element.replace(r));
     }
 
     /**
@@ -776,6 +791,17 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             return 0;
         }
 
+        @Override
+        public void insertAll(KeyFilter f, long[] his) throws Exception {
+            Object current = switchTo(f);
+            long loadsBefore = loader.loads();
+            for (int j = 1, n = (int) his[0]; j <= n; j++) {
+                insert(f, new Fingerprint(his[j], 0));
+            }
+            metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
+            switchBack(current);
+        }
+
         /** Makes {@code f}'s key the current key; returns the one to go back to, or null. */
         private Object switchTo(KeyFilter f) {
             Object current = getCurrentKey();
@@ -818,7 +844,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             LOG.info(
                     "Dedup subtask {}: checkpoint {} flushed {} dirty Bloom pages (compaction"
                             + " {} ms); page cache {} keys ({} packed), {} pages, {} bytes; since"
-                            + " start {} packed keys unpacked, {}, {}"
+                            + " start {} packed keys unpacked, {} new URLs held beside packed"
+                            + " keys, {}, {}"
                             + " first-seen, {} duplicates, {} Bloom pages loaded, {} exact-store"
                             + " reads, {} fingerprints journaled, {} replayed from journals",
                     getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
@@ -830,6 +857,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     cache.pages(),
                     cache.bytes(),
                     cache.unpacks(),
+                    cache.heldInserts(),
                     cache.arenaSummary(),
                     metrics.firstSeen.getCount(),
                     metrics.duplicates.getCount(),
@@ -898,6 +926,15 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     /** Heap held by the filter cache now (the {@code filterCacheBytes} gauge). */
     public long filterCacheBytes() {
         return cache.bytes();
+    }
+
+    /**
+     * The most heap the filter cache held during the last checkpoint's flush, as it inserted held
+     * new URLs into their packed keys' filters and packed them again ({@link
+     * FilterCache#flushPeakBytes()}), for the subtask simulation.
+     */
+    public long filterFlushPeakBytes() {
+        return cache.flushPeakBytes();
     }
 
     /** Bytes of the cached filter pages alone, without per-key objects (walks every page). */

@@ -14,8 +14,12 @@ import java.util.Locale;
  *
  * <p>After each checkpoint's flush, {@link #pack()} folds every filter of up to {@code
  * dedup.bloom.cache-pack-max-pages} pages into a {@link PackedFilter} in {@link PackedKeys}' arena.
- * {@link #probe} answers a duplicate from it; {@link #get} unpacks it. Packed keys had no new URL
- * since then, so eviction takes them before any filter, in their table's order.
+ * {@link #probe} answers a duplicate from it; {@link #get} unpacks it. A new URL of a packed key
+ * leaves it packed too ({@link #getUnlessPackedHolds}): the cache holds its fingerprint beside the
+ * arena ({@link PackedInserts}) and inserts it into the key's filter when the key is unpacked, when
+ * the cache evicts, or at the next checkpoint's flush, which then packs the key again. Packed keys
+ * with no inserts held had no new URL since the last checkpoint, so eviction takes them before any
+ * filter, in their table's order.
  *
  * <p>Not thread-safe: one instance per operator instance, used from the task thread.
  */
@@ -43,6 +47,13 @@ final class FilterCache {
         default int flush(KeyFilter f) throws Exception {
             return write(f);
         }
+
+        /**
+         * Inserts the fingerprints whose high halves {@code his} holds (its count at index 0, then
+         * each) into {@code f}, in that order, under {@code f}'s key: new URLs of a packed key that
+         * the cache held beside it ({@link PackedInserts}).
+         */
+        void insertAll(KeyFilter f, long[] his) throws Exception;
     }
 
     private final Backing backing;
@@ -58,6 +69,15 @@ final class FilterCache {
     private int size;
 
     private final PackedKeys packed = new PackedKeys();
+
+    /** New URLs of packed keys since the last checkpoint, not yet in their filters. */
+    private final PackedInserts inserts = new PackedInserts();
+
+    /** Whether the last {@link #getUnlessPackedHolds} that answered null held a new URL. */
+    private boolean heldNew;
+
+    /** The most {@link #bytes()} during the last {@link #flushAll()} and {@link #pack()}. */
+    private long flushPeak;
 
     /** Pages that packed keys hold (slots neither unloaded nor {@link KeyFilter#ABSENT}). */
     private int packedPages;
@@ -133,7 +153,7 @@ final class FilterCache {
      * garbage, which a compaction reclaims (eviction compacts it once it is a quarter).
      */
     private long budgetBytes() {
-        return bytes + packed.liveBytes();
+        return bytes + packed.liveBytes() + inserts.bytes();
     }
 
     /** Puts {@code f} in the dirty list if it is dirty and not there yet. */
@@ -172,6 +192,8 @@ final class FilterCache {
      * least recently used filters.
      */
     private void evict(KeyFilter keep) throws Exception {
+        // A packed key whose new URLs are held must not leave without them: unpack those first.
+        inserts.drain((key, his) -> merge(unpackAt(slotOfHeld(key)), his));
         long target = budget / 10 * 9;
         while (budgetBytes() > target && packed.size() > 0) {
             evictPacked();
@@ -230,6 +252,8 @@ final class FilterCache {
             packs.add(p);
             total += p.length;
         }
+        // Until the loop below, the filters and their packs are both on the heap.
+        flushPeak = Math.max(flushPeak, bytes() + total + 16L * packs.size());
         int n = 0;
         for (int i = 0; i < packs.size(); i++) {
             KeyFilter f = filters.get(i);
@@ -269,7 +293,8 @@ final class FilterCache {
      * Makes keyed state hold every dirty filter ({@link Backing#flush}); returns the pages written.
      */
     long flushAll() throws Exception {
-        long n = 0;
+        flushPeak = bytes();
+        long n = inserts.isEmpty() ? 0 : flushHeld();
         for (KeyFilter f : dirty) {
             if (!f.queued) {
                 continue; // left the cache since it was listed
@@ -293,14 +318,82 @@ final class FilterCache {
         return n;
     }
 
+    /**
+     * Inserts every held new URL into its packed key's filter, makes keyed state hold the filter
+     * ({@link Backing#flush}) and packs it again, one key at a time: the heap holds one of those
+     * filters as an object at a time, and the arena reclaims the old packs' garbage as it goes, as
+     * between checkpoints ({@link PackedKeys#remove(int, long)}). Returns the pages written.
+     */
+    private long flushHeld() throws Exception {
+        long[] n = {0};
+        inserts.drain(
+                (key, his) -> {
+                    int i = slotOfHeld(key);
+                    KeyFilter f = packed.unpack(i, sizings);
+                    packedPages -= f.loadedPages();
+                    packed.remove(i, bytes, FLUSH_GARBAGE_SHARE);
+                    backing.insertAll(f, his);
+                    n[0] += backing.flush(f);
+                    int sizing =
+                            f.packable() && f.tableSlots() <= packMaxPages
+                                    ? sizingIndex(f.meta.sizing())
+                                    : -1;
+                    byte[] p = sizing < 0 ? null : PackedFilter.pack(f, sizing);
+                    if (p != null && packed.add(p, f.keyHash(), flushChunk())) {
+                        packedPages += f.loadedPages();
+                        f.discard();
+                    } else { // it grew past what is packed, or the arena is full: an object
+                        put(f);
+                        bytes += f.bytes();
+                    }
+                    flushPeak = Math.max(flushPeak, bytes());
+                });
+        return n[0];
+    }
+
+    /*
+     * A flush's repacking leaves each held key's old pack as garbage and appends its new one. Both
+     * are the heap's peak at 1,000 records/s a subtask in the subtask simulation, where little
+     * else changes between checkpoints, so the flush reclaims garbage sooner than the 32nd of the
+     * cache allowed between checkpoints, and appends to chunks of at most 64 KiB rather than one
+     * sized for all the new packs, whose unused room would count at once.
+     */
+    private static final int FLUSH_GARBAGE_SHARE = 64;
+
+    private static final int FLUSH_CHUNK = 64 << 10;
+
+    /** {@link #FLUSH_CHUNK}, or the largest chunk once half the chunk indexes are in use. */
+    private int flushChunk() {
+        return packed.chunkCount() < 1024 ? FLUSH_CHUNK : PackedKeys.MAX_CHUNK;
+    }
+
+    /** The slot of a packed key the cache holds new URLs of, which must be packed. */
+    private int slotOfHeld(Object key) {
+        int i = packed.slotOf(key);
+        if (i < 0) {
+            throw new IllegalStateException(
+                    "New URLs held for key " + key + ", which is not packed");
+        }
+        return i;
+    }
+
+    /**
+     * The most {@link #bytes()} during the last {@link #flushAll()} (after each key whose held new
+     * URLs it inserted) and the {@link #pack()} after it (its filters and their packs before they
+     * go into the arena).
+     */
+    long flushPeakBytes() {
+        return flushPeak;
+    }
+
     /** The cached filter of {@code key} (now the most recently used), or null; never loads. */
-    KeyFilter peek(Object key) {
+    KeyFilter peek(Object key) throws Exception {
         KeyFilter f = find(key.hashCode(), key, null);
         if (f != null) {
             return f;
         }
         int i = packed.slotOf(key);
-        return i < 0 ? null : unpack(i);
+        return i < 0 ? null : unpack(i, key);
     }
 
     /** {@link #probe}: the key is not packed (not cached, or cached as a filter). */
@@ -314,16 +407,26 @@ final class FilterCache {
      */
     int probe(Object key, Fingerprint fp, boolean exactPagesOnly) {
         int i = packed.slotOf(key);
-        return i < 0 ? NOT_PACKED : answerPacked(i, fp, exactPagesOnly);
+        if (i < 0) {
+            return NOT_PACKED;
+        }
+        int answer = answerPacked(i, fp, exactPagesOnly);
+        return answer == 0 && inserts.holds(inserts.slotOf(key), fp.hi) ? 1 : answer;
     }
 
     /**
-     * {@link #get}, except that a packed key whose filter might hold {@code fp} answers so from its
-     * packed form ({@link #probe}) and stays packed: then null, a duplicate. One search of the
-     * packed keys for both, as every record that L1 does not answer comes here.
+     * {@link #get}, except for a packed key whose packed form can answer for {@code fp} ({@link
+     * #probe}): then null, and the key stays packed. If its filter might hold {@code fp}, or its
+     * held new URLs do, it is a duplicate; otherwise {@code fp} is new, and if the key's newest
+     * class has room for it beside the held ones, the cache holds it as one more, to be inserted
+     * into the filter later (the caller must treat it as inserted; {@link #heldNew()} tells which
+     * of the two null means). A key whose newest class is full is unpacked, as its insert adds a
+     * class. One search of the packed keys for both, as every record that L1 does not answer comes
+     * here.
      */
     KeyFilter getUnlessPackedHolds(Object key, Fingerprint fp, boolean exactPagesOnly)
             throws Exception {
+        heldNew = false;
         KeyFilter f = find(key.hashCode(), key, null);
         if (f != null) {
             return f;
@@ -332,7 +435,32 @@ final class FilterCache {
         if (i < 0) {
             return load(key);
         }
-        return answerPacked(i, fp, exactPagesOnly) == 1 ? null : unpack(i);
+        int answer = answerPacked(i, fp, exactPagesOnly);
+        if (answer == 1) {
+            return null;
+        }
+        if (answer == NOT_PACKED) {
+            return unpack(i, key);
+        }
+        int s = inserts.slotOf(key);
+        if (inserts.holds(s, fp.hi)) {
+            return null;
+        }
+        long newest = packed.newestClass(i);
+        if ((int) newest <= inserts.count(s)) {
+            return unpack(i, key); // the filter adds a class for it
+        }
+        inserts.add(s, key, fp.hi, (int) (newest >>> 32));
+        heldNew = true;
+        if (budgetBytes() > budget) {
+            evict(null);
+        }
+        return null;
+    }
+
+    /** Whether the last {@link #getUnlessPackedHolds} that answered null held a new URL. */
+    boolean heldNew() {
+        return heldNew;
     }
 
     /** {@link #probe}'s answer for the packed key in slot {@code i}. */
@@ -375,8 +503,21 @@ final class FilterCache {
         }
     }
 
+    /**
+     * The packed key {@code key} in slot {@code i} as a filter, now the most recently used, with
+     * the new URLs held for it inserted.
+     */
+    private KeyFilter unpack(int i, Object key) throws Exception {
+        KeyFilter f = unpackAt(i);
+        long[] his = inserts.isEmpty() ? null : inserts.take(key);
+        if (his != null) {
+            merge(f, his);
+        }
+        return f;
+    }
+
     /** The packed key in slot {@code i} as a filter, now the most recently used. */
-    private KeyFilter unpack(int i) {
+    private KeyFilter unpackAt(int i) {
         KeyFilter f = packed.unpack(i, sizings);
         packedPages -= f.loadedPages();
         packed.remove(i, bytes);
@@ -386,8 +527,17 @@ final class FilterCache {
         return f;
     }
 
+    /** Inserts a key's held new URLs into its filter, which is cached. */
+    private void merge(KeyFilter f, long[] his) throws Exception {
+        long before = f.bytes();
+        backing.insertAll(f, his);
+        bytes += f.bytes() - before;
+        markDirty(f);
+    }
+
     /** Drops {@code key}'s filter without writing it (its state was cleared). */
-    void remove(Object key) {
+    void remove(Object key) throws Exception {
+        inserts.take(key); // nothing of the key is kept
         KeyFilter f = peek(key);
         if (f != null) {
             delete(f);
@@ -407,7 +557,7 @@ final class FilterCache {
      * keys' arena and table.
      */
     long bytes() {
-        return bytes + packed.bytes();
+        return bytes + packed.bytes() + inserts.bytes();
     }
 
     /** Keys cached, packed ones included. */
@@ -428,13 +578,16 @@ final class FilterCache {
         return String.format(
                 Locale.ROOT,
                 "%,d keys as objects holding %,d B (%,d of them changed since the last checkpoint),"
-                        + " %,d packed in an arena of %,d B (%,d B of them live)",
+                        + " %,d packed in an arena of %,d B (%,d B of them live), new URLs of %,d"
+                        + " packed keys held in %,d B",
                 size,
                 bytes,
                 queued,
                 packed.size(),
                 packed.bytes(),
-                packed.liveBytes());
+                packed.liveBytes(),
+                inserts.size(),
+                inserts.bytes());
     }
 
     /** The packed keys' arena ({@link PackedKeys}): compactions, bytes copied, time taken. */
@@ -450,6 +603,11 @@ final class FilterCache {
     /** Packed keys unpacked by a record of theirs since the cache was created. */
     long unpacks() {
         return unpacks;
+    }
+
+    /** New URLs of packed keys held beside them since the cache was created. */
+    long heldInserts() {
+        return inserts.added();
     }
 
     /** {@link #probe}s answered by a packed key since the cache was created. */

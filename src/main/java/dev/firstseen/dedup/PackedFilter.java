@@ -263,6 +263,25 @@ final class PackedFilter {
     }
 
     /**
+     * The newest class of the filter at {@code start} of {@code p}: its width in the top 32 bits,
+     * and in the low 32 how many more prefixes it takes before the filter adds a class (at most
+     * {@link Integer#MAX_VALUE}; 0 if it is full).
+     */
+    static long newestClass(byte[] p, int start) {
+        Reader r = new Reader(p, start);
+        r.next(); // the sizing
+        int classes = (int) r.next();
+        long word = 0;
+        long room = 0;
+        for (int c = 0; c < classes; c++) {
+            word = r.next();
+            long capacity = capacity(r.next());
+            room = Math.max(0, capacity - r.next());
+        }
+        return (word & 0xFF) << 32 | Math.min(room, Integer.MAX_VALUE);
+    }
+
+    /**
      * A class's capacity as stored: exact mode's pages have none ({@code Long.MAX_VALUE}), which as
      * a varint would take 9 bytes on every packed key; it is 0 here, any other capacity one more.
      */

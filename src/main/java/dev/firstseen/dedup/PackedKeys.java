@@ -170,6 +170,12 @@ final class PackedKeys {
         return PackedFilter.mightContain(chunk(e), offset(e), fp);
     }
 
+    /** {@link PackedFilter#newestClass} of the filter in slot {@code i}. */
+    long newestClass(int i) {
+        int e = table[i];
+        return PackedFilter.newestClass(chunk(e), offset(e));
+    }
+
     boolean isExactPages(int i) {
         int e = table[i];
         return PackedFilter.isExactPages(chunk(e), offset(e));
@@ -201,8 +207,13 @@ final class PackedKeys {
      * ({@link #reclaim}).
      */
     void remove(int i, long others) {
+        remove(i, others, GARBAGE_SHARE);
+    }
+
+    /** {@link #remove(int, long)}, reclaiming past a {@code share}th instead. */
+    void remove(int i, long others, int share) {
         drop(i);
-        reclaim(others);
+        reclaim(others, share);
     }
 
     /**
@@ -238,11 +249,15 @@ final class PackedKeys {
      * packed).
      */
     void reclaim(long others) {
+        reclaim(others, GARBAGE_SHARE);
+    }
+
+    private void reclaim(long others, int share) {
         long g = garbage();
         long held = live + others;
-        if (g > Math.max(held / GARBAGE_SHARE, FIRST_CHUNK)
-                && g - garbageAfterCompaction > held / (4 * GARBAGE_SHARE)) {
-            compact(GARBAGE_SHARE);
+        if (g > Math.max(held / share, FIRST_CHUNK)
+                && g - garbageAfterCompaction > held / (4 * share)) {
+            compact(share);
         }
     }
 
@@ -370,6 +385,12 @@ final class PackedKeys {
         if (moving == 0 && !whole) {
             garbageAfterCompaction = garbage();
             return; // the garbage is spread thin
+        }
+        if (MAX_CHUNKS - chunkCount() < moving / MAX_CHUNK + 2) {
+            // The copies need new chunks before the old ones go: with nearly every chunk index in
+            // use (many small chunks), the garbage stays, and once adds fail keys stay objects.
+            garbageAfterCompaction = garbage();
+            return;
         }
         compactions++;
         if (current >= 0 && move[current]) {

@@ -56,6 +56,13 @@ class FilterCacheTest {
         PageSource source(Object key) {
             return id -> pages.getOrDefault(key, Map.of()).get(id);
         }
+
+        @Override
+        public void insertAll(KeyFilter f, long[] his) throws Exception {
+            for (int j = 1; j <= his[0]; j++) {
+                f.insert(new Fingerprint(his[j], 0), source(f.key()));
+            }
+        }
     }
 
     /**
@@ -83,6 +90,11 @@ class FilterCacheTest {
             int n = state.write(f);
             f.wroteWhole(true);
             return n;
+        }
+
+        @Override
+        public void insertAll(KeyFilter f, long[] his) throws Exception {
+            state.insertAll(f, his);
         }
 
         @Override

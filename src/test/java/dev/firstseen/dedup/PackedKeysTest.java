@@ -189,6 +189,42 @@ class PackedKeysTest {
         }
     }
 
+    /**
+     * Every chunk index in use (each key added with a hint of its own length gets a chunk of its
+     * own): further adds fail, and a compaction, which needs new chunks before it frees old ones,
+     * is skipped instead of failing; every key is still found.
+     */
+    @Test
+    void anArenaOutOfChunkIndexesRefusesAddsAndSkipsCompaction() throws Exception {
+        List<Object> sizings = new ArrayList<>();
+        Map<String, byte[]> all = packedFilters(2100, sizings);
+        PackedKeys arena = new PackedKeys();
+        List<String> added = new ArrayList<>();
+        boolean refused = false;
+        for (Map.Entry<String, byte[]> e : all.entrySet()) {
+            if (e.getValue().length < 2) {
+                continue;
+            }
+            if (!arena.add(e.getValue(), e.getKey().hashCode(), e.getValue().length)) {
+                refused = true;
+                break;
+            }
+            added.add(e.getKey());
+        }
+        assertThat(refused).as("an add refused once the indexes ran out").isTrue();
+        for (int k = 0; k < added.size() / 2; k++) {
+            arena.remove(arena.slotOf(added.get(k)), 0);
+        }
+        arena.compactAfterPacking();
+        assertThat(arena.compactions()).isZero();
+        for (int k = added.size() / 2; k < added.size(); k++) {
+            int slot = arena.slotOf(added.get(k));
+            assertThat(slot).as(added.get(k)).isNotNegative();
+            assertThat(PackedFilter.pack(arena.unpack(slot, sizings), 0))
+                    .isEqualTo(all.get(added.get(k)));
+        }
+    }
+
     @Test
     void aKeyLargerThanAChunkIsNotAdded() {
         PackedKeys arena = new PackedKeys();

@@ -1,0 +1,192 @@
+package dev.firstseen.dedup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.firstseen.dedup.FilterCacheTest.MemoryBacking;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * New URLs of packed keys held beside them ({@link PackedInserts}, {@link
+ * FilterCache#getUnlessPackedHolds}) until the key is needed as an object, the cache evicts, or the
+ * next checkpoint's flush: the cache answers every record as a cache that never packs, and keyed
+ * state gets every URL.
+ */
+class PackedInsertsTest {
+    private static Supplier<FilterMeta> filterOf(String mode, double rate) {
+        return mode.equals("exact")
+                ? () -> FilterMeta.createExactFingerprints(128)
+                : () -> FilterMeta.createFingerprints(128, rate);
+    }
+
+    private static Fingerprint fp(String key, int u) {
+        return Fingerprint.of("http://" + key + "/page/" + u);
+    }
+
+    /**
+     * One record through the cache as the operator sends it (a duplicate or a new URL, inserted if
+     * new); returns whether it was new.
+     */
+    private static boolean record(
+            FilterCache cache, MemoryBacking b, String key, Fingerprint fp, boolean exact)
+            throws Exception {
+        KeyFilter f = cache.getUnlessPackedHolds(key, fp, exact);
+        if (f == null) {
+            return cache.heldNew();
+        }
+        long before = f.bytes();
+        boolean isNew = !f.mightContain(fp, b.source(key));
+        if (isNew) {
+            f.insert(fp, b.source(key));
+        }
+        cache.update(f, before);
+        return isNew;
+    }
+
+    /**
+     * Two caches fed the same records, 300 keys of up to 400 URLs with half the records repeats:
+     * one packs and holds new URLs at every checkpoint, the other never packs. At 20% a class's
+     * prefixes are 11 bits wide, so held URLs often share a prefix with a new one and must answer
+     * for it; keys fill their first class of 128, so that held URLs that would add a class unpack
+     * their key instead. Every record gets the same answer from both; held URLs, unpacks and (with
+     * the small budget) evictions happen; and after the last flush keyed state holds every URL of
+     * every key.
+     */
+    @ParameterizedTest(name = "{0} mode at {1}, budget {2} B")
+    @CsvSource({
+        "approximate, 0.2, 9223372036854775807",
+        "approximate, 0.2, 70000",
+        "approximate, 0.0001, 9223372036854775807",
+        "exact, 0, 9223372036854775807",
+        "exact, 0, 120000"
+    })
+    void heldUrlsAnswerAsTheFilterAndReachState(String mode, double rate, long budget)
+            throws Exception {
+        boolean exact = mode.equals("exact");
+        MemoryBacking b = new MemoryBacking(filterOf(mode, rate));
+        MemoryBacking rb = new MemoryBacking(filterOf(mode, rate));
+        FilterCache cache = new FilterCache(b, budget);
+        FilterCache reference = new FilterCache(rb, Long.MAX_VALUE, 0);
+        SplittableRandom random = new SplittableRandom(42);
+        int keys = 300;
+        int[] urls = new int[keys];
+        List<Integer> packedAt = new ArrayList<>();
+        for (int step = 0; step < 60_000; step++) {
+            int k = (int) Math.min(keys - 1, Math.abs(random.nextGaussian()) * keys / 3);
+            String key = "site-" + k + ".example.com";
+            int u =
+                    random.nextBoolean() || urls[k] == 0 || urls[k] >= 400
+                            ? Math.min(urls[k], 399)
+                            : random.nextInt(urls[k]);
+            if (u == urls[k]) {
+                urls[k]++;
+            }
+            Fingerprint fp = fp(key, u);
+            boolean want = record(reference, rb, key, fp, exact);
+            assertThat(record(cache, b, key, fp, exact))
+                    .as("step %d, %s %d", step, key, u)
+                    .isEqualTo(want);
+            if (step % 3_000 == 2_999) {
+                cache.flushAll();
+                cache.pack();
+                reference.flushAll();
+                packedAt.add(cache.packedKeys());
+            }
+        }
+        assertThat(packedAt).as("keys packed at each checkpoint").anyMatch(n -> n > 100);
+        assertThat(cache.heldInserts()).as("new URLs held").isGreaterThan(1_000);
+        if (!exact && rate > 0.1) {
+            assertThat(cache.unpacks()).as("keys unpacked for a new class").isPositive();
+        }
+        if (budget < 1 << 20) {
+            assertThat(cache.evictions()).as("evictions").isPositive();
+        }
+        cache.flushAll();
+        for (int k = 0; k < keys; k++) {
+            String key = "site-" + k + ".example.com";
+            KeyFilter stored = b.load(key);
+            for (int u = 0; u < urls[k]; u++) {
+                assertThat(stored.mightContain(fp(key, u), b.source(key)))
+                        .as("%s %d in state", key, u)
+                        .isTrue();
+            }
+        }
+    }
+
+    /** A held URL is one of the key's: unpacked, the filter finds it, and the state it writes. */
+    @Test
+    void unpackingInsertsTheHeldUrlsAndRemovingDropsThem() throws Exception {
+        MemoryBacking b = new MemoryBacking(filterOf("approximate", 1e-4));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
+        for (String key : List.of("a.example", "b.example")) {
+            for (int u = 0; u < 20; u++) {
+                assertThat(record(cache, b, key, fp(key, u), false)).isTrue();
+            }
+        }
+        cache.flushAll();
+        assertThat(cache.pack()).isEqualTo(2);
+        long packedBytes = cache.bytes();
+        for (String key : List.of("a.example", "b.example")) {
+            for (int u = 20; u < 30; u++) {
+                assertThat(record(cache, b, key, fp(key, u), false)).isTrue();
+                assertThat(cache.heldNew()).isTrue();
+                assertThat(record(cache, b, key, fp(key, u), false)).isFalse();
+                assertThat(cache.heldNew()).isFalse();
+            }
+        }
+        assertThat(cache.packedKeys()).isEqualTo(2);
+        assertThat(cache.unpacks()).isZero();
+        assertThat(cache.bytes()).isGreaterThan(packedBytes);
+        assertThat(cache.composition()).contains("new URLs of 2 packed keys held");
+
+        KeyFilter a = cache.get("a.example");
+        for (int u = 0; u < 30; u++) {
+            assertThat(a.mightContain(fp("a.example", u), b.source("a.example"))).isTrue();
+        }
+        cache.remove("b.example"); // its state cleared: nothing of it stays
+        assertThat(cache.keys()).isEqualTo(1);
+        cache.flushAll();
+        KeyFilter stored = b.load("a.example");
+        for (int u = 0; u < 30; u++) {
+            assertThat(stored.mightContain(fp("a.example", u), b.source("a.example"))).isTrue();
+        }
+        cache.remove("a.example");
+        assertThat(cache.bytes()).isZero();
+    }
+
+    /** Held URLs match on their class's prefix, not on the whole fingerprint half. */
+    @Test
+    void heldUrlsMatchOnTheirClassPrefix() {
+        PackedInserts held = new PackedInserts();
+        held.add(-1, "k", 0xABCD_0000_0000_0001L, 16);
+        int s = held.slotOf("k");
+        assertThat(held.count(s)).isEqualTo(1);
+        assertThat(held.holds(s, 0xABCD_FFFF_FFFF_FFFFL)).isTrue();
+        assertThat(held.holds(s, 0xABCC_0000_0000_0001L)).isFalse();
+        assertThat(held.holds(held.slotOf("other"), 0xABCD_0000_0000_0001L)).isFalse();
+        for (int i = 0; i < 100; i++) {
+            held.add(held.slotOf("k" + i % 7), "k" + i % 7, i * 0x0101_0101_0101_0101L, 64);
+        }
+        Map<Object, Long> counts = new HashMap<>();
+        long before = held.bytes();
+        assertThat(before).isPositive();
+        assertThat(held.take("k")[0]).isEqualTo(1);
+        assertThat(held.bytes()).isLessThan(before);
+        try {
+            held.drain((key, his) -> counts.put(key, his[0]));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        assertThat(counts).hasSize(7).containsEntry("k0", 15L).containsEntry("k6", 14L);
+        assertThat(held.isEmpty()).isTrue();
+        assertThat(held.bytes()).isZero();
+        assertThat(held.added()).isEqualTo(101);
+    }
+}
