@@ -447,8 +447,9 @@ final class FilterCache {
             return null;
         }
         long newest = packed.newestClass(i);
-        if ((int) newest <= inserts.count(s)) {
-            return unpack(i, key); // the filter adds a class for it
+        int held = inserts.count(s);
+        if ((int) newest <= held || held >= MAX_HELD) {
+            return unpack(i, key); // the filter adds a class for it, or it gets many new URLs
         }
         inserts.add(s, key, fp.hi, (int) (newest >>> 32));
         heldNew = true;
@@ -457,6 +458,13 @@ final class FilterCache {
         }
         return null;
     }
+
+    /**
+     * The most new URLs held for one packed key; its next one unpacks it. A record of a key with
+     * held URLs compares them all, and past about 40 of them (8 bytes each) the key's objects and
+     * garbage (about 275 bytes and its pack) weigh no more.
+     */
+    static final int MAX_HELD = 64;
 
     /** Whether the last {@link #getUnlessPackedHolds} that answered null held a new URL. */
     boolean heldNew() {

@@ -161,6 +161,31 @@ class PackedInsertsTest {
         assertThat(cache.bytes()).isZero();
     }
 
+    /** A packed key holds at most {@link FilterCache#MAX_HELD} new URLs; the next unpacks it. */
+    @Test
+    void aKeyWithManyNewUrlsUnpacks() throws Exception {
+        MemoryBacking b = new MemoryBacking(filterOf("exact", 0));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
+        for (int u = 0; u < 20; u++) {
+            record(cache, b, "a.example", fp("a.example", u), true);
+        }
+        cache.flushAll();
+        assertThat(cache.pack()).isEqualTo(1);
+        for (int u = 20; u < 20 + FilterCache.MAX_HELD; u++) {
+            assertThat(record(cache, b, "a.example", fp("a.example", u), true)).isTrue();
+            assertThat(cache.heldNew()).isTrue();
+        }
+        assertThat(cache.packedKeys()).isEqualTo(1);
+        assertThat(record(cache, b, "a.example", fp("a.example", 999), true)).isTrue();
+        assertThat(cache.heldNew()).isFalse();
+        assertThat(cache.packedKeys()).isZero();
+        assertThat(cache.unpacks()).isEqualTo(1);
+        KeyFilter f = cache.get("a.example");
+        for (int u = 0; u < 20 + FilterCache.MAX_HELD; u++) {
+            assertThat(f.mightContain(fp("a.example", u), b.source("a.example"))).isTrue();
+        }
+    }
+
     /** Held URLs match on their class's prefix, not on the whole fingerprint half. */
     @Test
     void heldUrlsMatchOnTheirClassPrefix() {
