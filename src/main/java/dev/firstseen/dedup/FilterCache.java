@@ -1,6 +1,7 @@
 package dev.firstseen.dedup;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -320,43 +321,55 @@ final class FilterCache {
 
     /**
      * Inserts every held new URL into its packed key's filter, makes keyed state hold the filter
-     * ({@link Backing#flush}) and packs it again, one key at a time: the heap holds one of those
-     * filters as an object at a time, and the arena reclaims the old packs' garbage as it goes, as
-     * between checkpoints ({@link PackedKeys#remove(int, long)}). Returns the pages written.
+     * ({@link Backing#flush}) and packs it again, one key at a time and in the arena's order: the
+     * heap holds one of those filters as an object at a time, and the old packs' garbage lies in
+     * the chunks gone through, which are copied out once it passes a {@link #FLUSH_GARBAGE_SHARE}th
+     * of the cache. Returns the pages written.
      */
     private long flushHeld() throws Exception {
-        long[] n = {0};
-        inserts.drain(
-                (key, his) -> {
-                    int i = slotOfHeld(key);
-                    KeyFilter f = packed.unpack(i, sizings);
-                    packedPages -= f.loadedPages();
-                    packed.remove(i, bytes, FLUSH_GARBAGE_SHARE);
-                    backing.insertAll(f, his);
-                    n[0] += backing.flush(f);
-                    int sizing =
-                            f.packable() && f.tableSlots() <= packMaxPages
-                                    ? sizingIndex(f.meta.sizing())
-                                    : -1;
-                    byte[] p = sizing < 0 ? null : PackedFilter.pack(f, sizing);
-                    if (p != null && packed.add(p, f.keyHash(), flushChunk())) {
-                        packedPages += f.loadedPages();
-                        f.discard();
-                    } else { // it grew past what is packed, or the arena is full: an object
-                        put(f);
-                        bytes += f.bytes();
-                    }
-                    flushPeak = Math.max(flushPeak, bytes());
-                });
-        return n[0];
+        Object[] keys = inserts.keys();
+        long[] order = new long[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            order[k] = (long) packed.position(slotOfHeld(keys[k])) << 32 | k;
+        }
+        Arrays.sort(order);
+        long n = 0;
+        for (long o : order) {
+            Object key = keys[(int) o];
+            long[] his = inserts.take(key);
+            int i = slotOfHeld(key);
+            KeyFilter f = packed.unpack(i, sizings);
+            packedPages -= f.loadedPages();
+            packed.drop(i);
+            backing.insertAll(f, his);
+            n += backing.flush(f);
+            int sizing =
+                    f.packable() && f.tableSlots() <= packMaxPages
+                            ? sizingIndex(f.meta.sizing())
+                            : -1;
+            byte[] p = sizing < 0 ? null : PackedFilter.pack(f, sizing);
+            if (p != null && packed.add(p, f.keyHash(), flushChunk())) {
+                packedPages += f.loadedPages();
+                f.discard();
+            } else { // it grew past what is packed, or the arena is full: an object
+                put(f);
+                bytes += f.bytes();
+            }
+            flushPeak = Math.max(flushPeak, bytes());
+            packed.reclaimChunks(bytes + inserts.bytes(), FLUSH_GARBAGE_SHARE, FLUSH_GARBAGE_SHARE);
+        }
+        return n;
     }
 
     /*
-     * A flush's repacking leaves each held key's old pack as garbage and appends its new one. Both
-     * are the heap's peak at 1,000 records/s a subtask in the subtask simulation, where little
-     * else changes between checkpoints, so the flush reclaims garbage sooner than the 32nd of the
-     * cache allowed between checkpoints, and appends to chunks of at most 64 KiB rather than one
-     * sized for all the new packs, whose unused room would count at once.
+     * A flush's repacking leaves each held key's old pack as garbage and appends its new one. At
+     * 1,000 records/s a subtask in the subtask simulation the keys an interval changed hold about
+     * a fifth of the arena (the Zipf head's keys, of up to 16 pages, get most new URLs), and this
+     * garbage was the heap's peak. So the flush goes through the held keys in the arena's order and
+     * copies out the chunks it went through whenever the garbage passes a 64th of the cache:
+     * garbage stays small, and each chunk is copied about once a flush, where reclaiming by
+     * copying the whole arena copied it a dozen times. New packs go to chunks of at most 64 KiB
+     * rather than one sized for all of them, whose unused room would count at once.
      */
     private static final int FLUSH_GARBAGE_SHARE = 64;
 

@@ -137,6 +137,18 @@ final class PackedInserts {
         return a;
     }
 
+    /** The keys holding inserts, in no order. */
+    Object[] keys() {
+        Object[] k = new Object[size];
+        int n = 0;
+        for (Object key : keys) {
+            if (key != null) {
+                k[n++] = key;
+            }
+        }
+        return k;
+    }
+
     /** What {@link #drain} hands each key's inserts to. */
     interface Sink {
         void accept(Object key, long[] his) throws Exception;

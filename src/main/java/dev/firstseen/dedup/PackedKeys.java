@@ -361,13 +361,34 @@ final class PackedKeys {
     /** Compacts, copying small chunks (see {@link #SMALL_CHUNKS}) too if {@code small}. */
     private void compact(int divisor, boolean small) {
         long start = System.nanoTime();
-        compactInner(divisor, small);
+        compactInner(divisor, small, allocated <= wholeUpTo);
         compactionNanos += System.nanoTime() - start;
     }
 
-    private void compactInner(int divisor, boolean small) {
+    /**
+     * Copies out the chunks more than {@code 1 / divisor} garbage or unused room, whatever the
+     * arena's size, if its garbage passes {@code 1 / share} of the live keys and the {@code others}
+     * bytes held beside it: for a checkpoint's flush, whose garbage lies in the chunks it went
+     * through, so that the others are not copied again.
+     */
+    void reclaimChunks(long others, int share, int divisor) {
+        long g = garbage();
+        long held = live + others;
+        if (g > Math.max(held / share, FIRST_CHUNK)
+                && g - garbageAfterCompaction > held / (4 * share)) {
+            long start = System.nanoTime();
+            compactInner(divisor, false, false);
+            compactionNanos += System.nanoTime() - start;
+        }
+    }
+
+    /** Where the key in slot {@code i} lies: chunk and offset, one number that orders them. */
+    int position(int i) {
+        return table[i];
+    }
+
+    private void compactInner(int divisor, boolean small, boolean whole) {
         int n = chunks.length;
-        boolean whole = allocated <= wholeUpTo;
         boolean[] move = new boolean[n];
         long moving = 0;
         for (int c = 0; c < n; c++) {

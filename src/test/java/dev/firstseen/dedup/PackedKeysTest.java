@@ -225,6 +225,42 @@ class PackedKeysTest {
         }
     }
 
+    /**
+     * A flush's garbage lies in the chunks it went through: {@link PackedKeys#reclaimChunks} copies
+     * out those chunks only, not the whole arena, and every key is still found.
+     */
+    @Test
+    void reclaimingChunksCopiesOnlyTheWastefulOnes() throws Exception {
+        List<Object> sizings = new ArrayList<>();
+        Map<String, byte[]> all = packedFilters(12000, sizings);
+        PackedKeys arena = new PackedKeys();
+        long total = all.values().stream().mapToLong(p -> p.length).sum();
+        for (Map.Entry<String, byte[]> e : all.entrySet()) {
+            assertThat(arena.add(e.getValue(), e.getKey().hashCode(), total)).isTrue();
+        }
+        assertThat(arena.chunkCount()).isGreaterThan(2);
+        List<String> byPosition = new ArrayList<>(all.keySet());
+        byPosition.sort(java.util.Comparator.comparingInt(k -> arena.position(arena.slotOf(k))));
+        List<String> dropped = byPosition.subList(0, byPosition.size() / 10);
+        for (String key : dropped) {
+            arena.drop(arena.slotOf(key));
+        }
+        long live = arena.liveBytes();
+        long garbage = arena.garbage();
+        arena.reclaimChunks(0, 64, 64);
+        assertThat(arena.compactions()).isEqualTo(1);
+        assertThat(arena.garbage()).isLessThan(garbage / 4);
+        assertThat(arena.compactedBytes()).isPositive().isLessThan(live / 3);
+        for (String key : byPosition.subList(byPosition.size() / 10, byPosition.size())) {
+            int slot = arena.slotOf(key);
+            assertThat(slot).as(key).isNotNegative();
+            assertThat(PackedFilter.pack(arena.unpack(slot, sizings), 0)).isEqualTo(all.get(key));
+        }
+        for (String key : dropped) {
+            assertThat(arena.slotOf(key)).isNegative();
+        }
+    }
+
     @Test
     void aKeyLargerThanAChunkIsNotAdded() {
         PackedKeys arena = new PackedKeys();
