@@ -369,8 +369,9 @@ public final class FirstSeenOptions {
                             "At each checkpoint the filter cache folds every compressed-fingerprint"
                                     + " key of at most this many page slots into its arena"
                                     + " (about 40 bytes of heap besides its pages instead of 187"
-                                    + " to 270 as objects), until a new URL of the key unpacks"
-                                    + " it; 0 packs none. From 0 to 16: with more pages a probe"
+                                    + " to 270 as objects), until its filter is needed as an"
+                                    + " object (new URLs are held beside it, up to 64 a key,"
+                                    + " until the next checkpoint packs it again); 0 packs none. From 0 to 16: with more pages a probe"
                                     + " of a packed key walks more slots, and packing copies more"
                                     + " pages.");
 

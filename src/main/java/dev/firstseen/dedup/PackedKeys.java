@@ -262,8 +262,9 @@ final class PackedKeys {
     }
 
     /*
-     * Between checkpoints keys unpack as new URLs come, and each leaves its packed bytes as
-     * garbage until the next checkpoint packs it again. Until the twenty-fourth session a
+     * Between checkpoints a key that unpacks leaves its packed bytes as garbage until the next
+     * checkpoint packs it again: until the twenty-fifth session any new URL unpacked its key, now
+     * an op, a time rule, a new class or a 65th held URL does (FilterCache#getUnlessPackedHolds). Until the twenty-fourth session a
      * compaction waited until the garbage outweighed the live keys, so the heap between two
      * checkpoints carried up to an arena's worth of garbage beside the unpacked keys' objects: in
      * the subtask simulation (10 M URLs, 100,000 keys, 1e-4) at most 3.40 B/URL at 1,000
