@@ -207,13 +207,8 @@ final class PackedKeys {
      * ({@link #reclaim}).
      */
     void remove(int i, long others) {
-        remove(i, others, GARBAGE_SHARE);
-    }
-
-    /** {@link #remove(int, long)}, reclaiming past a {@code share}th instead. */
-    void remove(int i, long others, int share) {
         drop(i);
-        reclaim(others, share);
+        reclaim(others);
     }
 
     /**
@@ -249,23 +244,28 @@ final class PackedKeys {
      * packed).
      */
     void reclaim(long others) {
-        reclaim(others, GARBAGE_SHARE);
+        if (garbagePasses(others, GARBAGE_SHARE)) {
+            compact(GARBAGE_SHARE);
+        }
     }
 
-    private void reclaim(long others, int share) {
+    /**
+     * True if the garbage passes {@code 1 / share} of the live keys and {@code others}, and has
+     * grown by a quarter of that since the last compaction (which may have left garbage spread over
+     * chunks too thinly to copy).
+     */
+    private boolean garbagePasses(long others, int share) {
         long g = garbage();
         long held = live + others;
-        if (g > Math.max(held / share, FIRST_CHUNK)
-                && g - garbageAfterCompaction > held / (4 * share)) {
-            compact(share);
-        }
+        return g > Math.max(held / share, FIRST_CHUNK)
+                && g - garbageAfterCompaction > held / (4 * share);
     }
 
     /*
      * Between checkpoints a key that unpacks leaves its packed bytes as garbage until the next
      * checkpoint packs it again: until the twenty-fifth session any new URL unpacked its key, now
-     * an op, a time rule, a new class or a 65th held URL does (FilterCache#getUnlessPackedHolds). Until the twenty-fourth session a
-     * compaction waited until the garbage outweighed the live keys, so the heap between two
+     * an op, a time rule, a new class or a 65th held URL does (FilterCache#getUnlessPackedHolds).
+     * Until the twenty-fourth session a compaction waited until the garbage outweighed the live keys, so the heap between two
      * checkpoints carried up to an arena's worth of garbage beside the unpacked keys' objects: in
      * the subtask simulation (10 M URLs, 100,000 keys, 1e-4) at most 3.40 B/URL at 1,000
      * records/s a subtask and 4.04 at 10,000, against 2.90 just after a checkpoint.
@@ -373,10 +373,7 @@ final class PackedKeys {
      * through, so that the others are not copied again.
      */
     void reclaimChunks(long others, int share, int divisor) {
-        long g = garbage();
-        long held = live + others;
-        if (g > Math.max(held / share, FIRST_CHUNK)
-                && g - garbageAfterCompaction > held / (4 * share)) {
+        if (garbagePasses(others, share)) {
             long start = System.nanoTime();
             compactInner(divisor, false, false);
             compactionNanos += System.nanoTime() - start;

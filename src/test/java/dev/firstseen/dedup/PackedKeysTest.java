@@ -44,6 +44,17 @@ class PackedKeysTest {
         return packed;
     }
 
+    /** An arena of {@code all}, packed at one checkpoint: chunks sized to what is left to add. */
+    private static PackedKeys arenaOf(Map<String, byte[]> all) {
+        PackedKeys arena = new PackedKeys();
+        long total = all.values().stream().mapToLong(p -> p.length).sum();
+        for (Map.Entry<String, byte[]> e : all.entrySet()) {
+            assertThat(arena.add(e.getValue(), e.getKey().hashCode(), total)).isTrue();
+            total -= e.getValue().length;
+        }
+        return arena;
+    }
+
     /**
      * 3,000 keys make an arena of less than two full chunks, which compacts by copying it whole;
      * 12,000 one of several, which (set to copy whole only up to two chunks) compacts chunk by
@@ -164,12 +175,7 @@ class PackedKeysTest {
     void garbageIsReclaimedOnceItIsAShareOfWhatTheCacheHolds(boolean heldBeside) throws Exception {
         List<Object> sizings = new ArrayList<>();
         Map<String, byte[]> all = packedFilters(3000, sizings);
-        PackedKeys arena = new PackedKeys();
-        long total = all.values().stream().mapToLong(p -> p.length).sum();
-        for (Map.Entry<String, byte[]> e : all.entrySet()) {
-            assertThat(arena.add(e.getValue(), e.getKey().hashCode(), total)).isTrue();
-            total -= e.getValue().length;
-        }
+        PackedKeys arena = arenaOf(all);
         long others = heldBeside ? 100 * arena.liveBytes() : 0;
         List<String> names = new ArrayList<>(all.keySet());
         for (int k = 0; k < names.size() / 2; k++) {
@@ -233,11 +239,7 @@ class PackedKeysTest {
     void reclaimingChunksCopiesOnlyTheWastefulOnes() throws Exception {
         List<Object> sizings = new ArrayList<>();
         Map<String, byte[]> all = packedFilters(12000, sizings);
-        PackedKeys arena = new PackedKeys();
-        long total = all.values().stream().mapToLong(p -> p.length).sum();
-        for (Map.Entry<String, byte[]> e : all.entrySet()) {
-            assertThat(arena.add(e.getValue(), e.getKey().hashCode(), total)).isTrue();
-        }
+        PackedKeys arena = arenaOf(all);
         assertThat(arena.chunkCount()).isGreaterThan(2);
         List<String> byPosition = new ArrayList<>(all.keySet());
         byPosition.sort(java.util.Comparator.comparingInt(k -> arena.position(arena.slotOf(k))));
