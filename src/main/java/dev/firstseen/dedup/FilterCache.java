@@ -1,7 +1,6 @@
 package dev.firstseen.dedup;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -72,7 +71,7 @@ final class FilterCache {
     private final PackedKeys packed = new PackedKeys();
 
     /** New URLs of packed keys since the last checkpoint, not yet in their filters. */
-    private final PackedInserts inserts = new PackedInserts();
+    private final PackedInserts inserts = new PackedInserts(packed);
 
     /** Whether the last {@link #getUnlessPackedHolds} that answered null held a new URL. */
     private boolean heldNew;
@@ -120,6 +119,7 @@ final class FilterCache {
         this.backing = backing;
         this.budget = budgetBytes;
         this.packMaxPages = packMaxPages;
+        packed.onMove(inserts);
     }
 
     /** The filter of {@code key}, loaded (or created) on a miss. */
@@ -194,7 +194,9 @@ final class FilterCache {
      */
     private void evict(KeyFilter keep) throws Exception {
         // A packed key whose new URLs are held must not leave without them: unpack those first.
-        inserts.drain((key, his) -> merge(unpackAt(slotOfHeld(key)), his));
+        // Their garbage waits for the pass's reclaim below, so that no compaction moves the keys
+        // while their URLs are handed out.
+        takeAllHeld((i, his) -> merge(unpackAt(i, false), his));
         long target = budget / 10 * 9;
         while (budgetBytes() > target && packed.size() > 0) {
             evictPacked();
@@ -236,11 +238,15 @@ final class FilterCache {
      * many. Called after {@link #flushAll()}, when no filter holds inserts for the checkpoint.
      */
     int pack() {
-        // Packed first, added after: the arena then sizes the chunk it starts for all of them.
+        // Packed a batch at a time, and added after: the arena sizes the chunk it starts for the
+        // batch, and the heap holds at most a batch of packs beside their filters.
         List<KeyFilter> filters = new ArrayList<>();
         List<byte[]> packs = new ArrayList<>();
         long total = 0;
-        for (KeyFilter f = oldest; f != null; f = f.newer) {
+        int n = 0;
+        KeyFilter next;
+        for (KeyFilter f = oldest; f != null; f = next) {
+            next = f.newer;
             if (!f.packable() || f.tableSlots() > packMaxPages) {
                 continue;
             }
@@ -252,8 +258,31 @@ final class FilterCache {
             filters.add(f);
             packs.add(p);
             total += p.length;
+            if (total >= PACK_BATCH) {
+                n += addPacks(filters, packs, total);
+                total = 0;
+            }
         }
-        // Until the loop below, the filters and their packs are both on the heap.
+        n += addPacks(filters, packs, total);
+        // Keys unpacked since the last checkpoint left garbage; the heap after a checkpoint holds
+        // little of it.
+        packed.compactAfterPacking();
+        return n;
+    }
+
+    /**
+     * The bytes of packs {@link #pack()} makes before it adds them to the arena. A checkpoint
+     * packed every key that changed before adding any: at 100,000 records/s a subtask in the
+     * subtask simulation, the packs of the keys unpacked in an interval, 7 MB beside their filters.
+     */
+    private static final int PACK_BATCH = PackedKeys.MAX_CHUNK / 2;
+
+    /**
+     * Adds {@code packs} of {@code filters} (of {@code total} bytes) to the arena and drops the
+     * filters that went in; empties both lists; returns how many went in.
+     */
+    private int addPacks(List<KeyFilter> filters, List<byte[]> packs, long total) {
+        // Until they are added, the filters and their packs are both on the heap.
         flushPeak = Math.max(flushPeak, bytes() + total + 16L * packs.size());
         int n = 0;
         for (int i = 0; i < packs.size(); i++) {
@@ -270,9 +299,8 @@ final class FilterCache {
             f.discard(); // nothing refers to it any more; its state is packed
             n++;
         }
-        // Keys unpacked since the last checkpoint left garbage; the heap after a checkpoint holds
-        // little of it.
-        packed.compactAfterPacking();
+        filters.clear();
+        packs.clear();
         return n;
     }
 
@@ -324,41 +352,56 @@ final class FilterCache {
      * ({@link Backing#flush}) and packs it again, one key at a time and in the arena's order: the
      * heap holds one of those filters as an object at a time, and the old packs' garbage lies in
      * the chunks gone through, which are copied out once it passes a {@link #FLUSH_GARBAGE_SHARE}th
-     * of the cache. Returns the pages written.
+     * of the cache, before the chunk the flush is at, so that no key it has yet to go through
+     * moves. Returns the pages written.
      */
     private long flushHeld() throws Exception {
-        Object[] keys = inserts.keys();
-        long[] order = new long[keys.length];
-        for (int k = 0; k < keys.length; k++) {
-            order[k] = (long) packed.position(slotOfHeld(keys[k])) << 32 | k;
-        }
-        Arrays.sort(order);
-        long n = 0;
-        for (long o : order) {
-            Object key = keys[(int) o];
-            long[] his = inserts.take(key);
-            int i = slotOfHeld(key);
-            KeyFilter f = packed.unpack(i, sizings);
-            packedPages -= f.loadedPages();
-            packed.drop(i);
-            backing.insertAll(f, his);
-            n += backing.flush(f);
-            int sizing =
-                    f.packable() && f.tableSlots() <= packMaxPages
-                            ? sizingIndex(f.meta.sizing())
-                            : -1;
-            byte[] p = sizing < 0 ? null : PackedFilter.pack(f, sizing);
-            if (p != null && packed.add(p, f.keyHash(), flushChunk())) {
-                packedPages += f.loadedPages();
-                f.discard();
-            } else { // it grew past what is packed, or the arena is full: an object
-                put(f);
-                bytes += f.bytes();
-            }
-            flushPeak = Math.max(flushPeak, bytes());
-            packed.reclaimChunks(bytes + inserts.bytes(), FLUSH_GARBAGE_SHARE, FLUSH_GARBAGE_SHARE);
-        }
-        return n;
+        // The garbage keys unpacked since the last checkpoint left first, wherever it lies: once
+        // the flush has begun, it copies out only the chunks it went through.
+        packed.reclaimChunks(
+                bytes + inserts.bytes(), FLUSH_GARBAGE_SHARE, FLUSH_CHUNK_WASTE, Integer.MAX_VALUE);
+        long[] n = {0};
+        takeAllHeld(
+                (i, his) -> {
+                    int chunk = packed.chunkOf(i);
+                    KeyFilter f = packed.unpack(i, sizings);
+                    packedPages -= f.loadedPages();
+                    packed.drop(i);
+                    backing.insertAll(f, his);
+                    n[0] += backing.flush(f);
+                    int sizing =
+                            f.packable() && f.tableSlots() <= packMaxPages
+                                    ? sizingIndex(f.meta.sizing())
+                                    : -1;
+                    byte[] p = sizing < 0 ? null : PackedFilter.pack(f, sizing);
+                    if (p != null && packed.add(p, f.keyHash(), flushChunk())) {
+                        packedPages += f.loadedPages();
+                        f.discard();
+                    } else { // it grew past what is packed, or the arena is full: an object
+                        put(f);
+                        bytes += f.bytes();
+                    }
+                    flushPeak = Math.max(flushPeak, bytes());
+                    packed.reclaimChunks(
+                            bytes + inserts.bytes(), FLUSH_GARBAGE_SHARE, FLUSH_CHUNK_WASTE, chunk);
+                });
+        // And what the last keys left, now that no key is to be gone through.
+        packed.reclaimChunks(bytes, FLUSH_GARBAGE_SHARE, FLUSH_CHUNK_WASTE, Integer.MAX_VALUE);
+        return n[0];
+    }
+
+    /** What {@link #takeAllHeld} hands each key's held new URLs to. */
+    private interface HeldSink {
+        /** The key's slot in {@link #packed} and its held URLs (their count at index 0). */
+        void accept(int slot, long[] his) throws Exception;
+    }
+
+    /**
+     * Takes every packed key's held new URLs and hands them to {@code sink} with the key's slot, in
+     * the arena's order ({@link PackedInserts#drain}).
+     */
+    private void takeAllHeld(HeldSink sink) throws Exception {
+        inserts.drain((hash, pos, his) -> sink.accept(packed.slotAt(hash, pos), his));
     }
 
     /*
@@ -366,28 +409,23 @@ final class FilterCache {
      * 1,000 records/s a subtask in the subtask simulation the keys an interval changed hold about
      * a fifth of the arena (the Zipf head's keys, of up to 16 pages, get most new URLs), and this
      * garbage was the heap's peak. So the flush goes through the held keys in the arena's order and
-     * copies out the chunks it went through whenever the garbage passes a 64th of the cache:
-     * garbage stays small, and each chunk is copied about once a flush, where reclaiming by
-     * copying the whole arena copied it a dozen times. New packs go to chunks of at most 64 KiB
+     * copies out the chunks it went through, those more than a 64th waste, whenever their garbage
+     * passes a 128th of the cache: garbage stays small, and each chunk is copied about once a
+     * flush, where reclaiming by copying the whole arena copied it a dozen times. (Until the
+     * twenty-sixth session any chunk could be copied once all garbage passed a 64th, and keys not
+     * gone through yet moved; the simulation peaked alike, 2.96 to 2.98 B/URL at 1,000 records/s,
+     * README *One subtask of a 10-billion-URL crawl*.) New packs go to chunks of at most 64 KiB
      * rather than one sized for all of them, whose unused room would count at once.
      */
-    private static final int FLUSH_GARBAGE_SHARE = 64;
+    private static final int FLUSH_GARBAGE_SHARE = 128;
+
+    private static final int FLUSH_CHUNK_WASTE = 64;
 
     private static final int FLUSH_CHUNK = 64 << 10;
 
     /** {@link #FLUSH_CHUNK}, or the largest chunk once half the chunk indexes are in use. */
     private int flushChunk() {
         return packed.chunkCount() < 1024 ? FLUSH_CHUNK : PackedKeys.MAX_CHUNK;
-    }
-
-    /** The slot of a packed key the cache holds new URLs of, which must be packed. */
-    private int slotOfHeld(Object key) {
-        int i = packed.slotOf(key);
-        if (i < 0) {
-            throw new IllegalStateException(
-                    "New URLs held for key " + key + ", which is not packed");
-        }
-        return i;
     }
 
     /**
@@ -424,7 +462,13 @@ final class FilterCache {
             return NOT_PACKED;
         }
         int answer = answerPacked(i, fp, exactPagesOnly);
-        return answer == 0 && inserts.holds(inserts.slotOf(key), fp.hi) ? 1 : answer;
+        if (answer != 0 || inserts.isEmpty()) {
+            return answer;
+        }
+        int width = (int) (packed.newestClass(i) >>> 32);
+        return inserts.countUnlessHolds(key.hashCode(), packed.position(i), fp.hi, width) < 0
+                ? 1
+                : 0;
     }
 
     /**
@@ -455,16 +499,17 @@ final class FilterCache {
         if (answer == NOT_PACKED) {
             return unpack(i, key);
         }
-        int s = inserts.slotOf(key);
-        if (inserts.holds(s, fp.hi)) {
+        long newest = packed.newestClass(i);
+        int hash = key.hashCode();
+        int pos = packed.position(i);
+        int held = inserts.countUnlessHolds(hash, pos, fp.hi, (int) (newest >>> 32));
+        if (held < 0) {
             return null;
         }
-        long newest = packed.newestClass(i);
-        int held = inserts.count(s);
         if ((int) newest <= held || held >= MAX_HELD) {
             return unpack(i, key); // the filter adds a class for it, or it gets many new URLs
         }
-        inserts.add(s, key, fp.hi, (int) (newest >>> 32));
+        inserts.add(hash, pos, fp.hi);
         heldNew = true;
         if (budgetBytes() > budget) {
             evict(null);
@@ -474,8 +519,9 @@ final class FilterCache {
 
     /**
      * The most new URLs held for one packed key; its next one unpacks it. A record of a key with
-     * held URLs compares them all, and past about 40 of them (8 bytes each) the key's objects and
-     * garbage (about 275 bytes and its pack) weigh no more.
+     * held URLs walks the probe run that holds them all, and past a few dozen of them (a 12-byte
+     * slot each, 15 to 30 bytes with the table's room) the key's objects and garbage (about 275
+     * bytes and its pack) weigh no more.
      */
     static final int MAX_HELD = 64;
 
@@ -529,19 +575,32 @@ final class FilterCache {
      * the new URLs held for it inserted.
      */
     private KeyFilter unpack(int i, Object key) throws Exception {
+        // Taken first: unpacking may compact the arena, which moves keys.
+        long[] his = inserts.isEmpty() ? null : inserts.take(key.hashCode(), packed.position(i));
         KeyFilter f = unpackAt(i);
-        long[] his = inserts.isEmpty() ? null : inserts.take(key);
         if (his != null) {
             merge(f, his);
         }
         return f;
     }
 
-    /** The packed key in slot {@code i} as a filter, now the most recently used. */
+    /** {@link #unpackAt(int, boolean)}, reclaiming the arena's garbage if it calls for it. */
     private KeyFilter unpackAt(int i) {
+        return unpackAt(i, true);
+    }
+
+    /**
+     * The packed key in slot {@code i} as a filter, now the most recently used; its packed bytes
+     * are garbage, which a compaction reclaims now if {@code reclaim} and the garbage calls for it.
+     */
+    private KeyFilter unpackAt(int i, boolean reclaim) {
         KeyFilter f = packed.unpack(i, sizings);
         packedPages -= f.loadedPages();
-        packed.remove(i, bytes);
+        if (reclaim) {
+            packed.remove(i, bytes);
+        } else {
+            packed.drop(i);
+        }
         unpacks++;
         put(f);
         bytes += f.bytes();
@@ -558,7 +617,10 @@ final class FilterCache {
 
     /** Drops {@code key}'s filter without writing it (its state was cleared). */
     void remove(Object key) throws Exception {
-        inserts.take(key); // nothing of the key is kept
+        int i = inserts.isEmpty() ? -1 : packed.slotOf(key);
+        if (i >= 0) {
+            inserts.take(key.hashCode(), packed.position(i)); // nothing of the key is kept
+        }
         KeyFilter f = peek(key);
         if (f != null) {
             delete(f);
@@ -599,8 +661,8 @@ final class FilterCache {
         return String.format(
                 Locale.ROOT,
                 "%,d keys as objects holding %,d B (%,d of them changed since the last checkpoint),"
-                        + " %,d packed in an arena of %,d B (%,d B of them live), new URLs of %,d"
-                        + " packed keys held in %,d B",
+                        + " %,d packed in an arena of %,d B (%,d B of them live), %,d new URLs of"
+                        + " %,d packed keys held in %,d B",
                 size,
                 bytes,
                 queued,
@@ -608,6 +670,7 @@ final class FilterCache {
                 packed.bytes(),
                 packed.liveBytes(),
                 inserts.size(),
+                inserts.keys(),
                 inserts.bytes());
     }
 

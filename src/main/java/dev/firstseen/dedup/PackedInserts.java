@@ -1,54 +1,71 @@
 package dev.firstseen.dedup;
 
-import dev.firstseen.dedup.internal.Ascii;
 import java.util.Arrays;
 
 /**
  * The new URLs of packed keys ({@link PackedKeys}) since the last checkpoint, held beside the arena
- * instead of unpacking the key: for each key, the high halves of its new fingerprints (all that a
- * fingerprint filter and its page journal read of them, {@link FingerprintClass#prefix}) and the
- * width of the class they go into, its newest. A key's inserts leave when its filter is needed as
- * an object ({@link FilterCache}) or at the next checkpoint's flush, which inserts them into the
- * filter.
+ * instead of unpacking the key: for each URL, the high half of its fingerprint (all that a
+ * fingerprint filter and its page journal read of it, {@link FingerprintClass#prefix}) and its
+ * key's position in the arena, which names the key. A key's inserts leave when its filter is needed
+ * as an object ({@link FilterCache}) or at the next checkpoint's flush, which inserts them into the
+ * filter; a compaction that moves a key tells this where to ({@link #moved}).
  *
  * <p>Held inserts answer as the filter would once they are in it: a fingerprint is among them if
- * its prefix of that width equals one of theirs ({@link #holds}). The cache holds a key's inserts
- * only while they fit in its newest class, so none of them would have added a class, and a key's
- * answers do not depend on where checkpoints fall.
+ * its prefix of its class's width equals one of theirs ({@link #countUnlessHolds}). The cache holds
+ * a key's inserts only while they fit in its newest class, whose width its packed form gives, so
+ * none of them would have added a class, and a key's answers do not depend on where checkpoints
+ * fall.
  *
- * <p>Each key's array holds its count at index 0 and the fingerprints after it, as {@link
- * KeyFilter}'s journal does. Not thread-safe: its cache's task thread uses it.
+ * <p>Not thread-safe: its cache's task thread uses it.
  */
 final class PackedInserts {
     /*
-     * Issue 14's subtask simulation (100,000 keys of 100 URLs, 1e-4) held 2.90 B/URL after a
-     * checkpoint and up to 3.05 between two at 1,000 records/s a subtask, 3.40 at 10,000: a new
-     * URL unpacked its key into objects (about 275 bytes over its packed form) and left its packed
-     * bytes as garbage until a compaction. Held here, a key's new URLs cost its key string (which
-     * the record brought), a table slot and an array of 8 bytes a URL, and the arena keeps no
-     * garbage between checkpoints. Open addressing with linear probing and deletion by backward
-     * shift, as the cache's own table.
+     * Issue 14's subtask simulation (10 M URLs over 100,000 Zipf keys, 1e-4) at 10,000 records/s
+     * a subtask held the new URLs of 17,020 packed keys before a checkpoint, most keys one URL, in
+     * 2.0 MB: a table of keys (12 bytes a slot), each key's string (about 56 bytes, which the
+     * record brought and the table kept) and an array of its fingerprints (32 bytes for one). Here
+     * a held URL is one slot of an open-addressing table of 12 bytes, its key's arena position and
+     * its fingerprint's high half, homed by the key's hash so that every URL of a key lies in one
+     * probe run, and a compaction moving the key rewrites the positions in place.
      */
 
-    private Object[] keys = new Object[0];
-    private long[][] his = new long[0][];
-    private int[] widths = new int[0];
+    /** The key's hash of an arena position ({@link PackedKeys#hashAt}). */
+    interface Hashes {
+        int hashAt(int pos);
+    }
+
+    private final Hashes hashes;
+
+    /** One more than the key's arena position ({@link PackedKeys#position}); 0 is an empty slot. */
+    private int[] positions = new int[0];
+
+    private long[] his = new long[0];
+
     private int size;
-    private long bytes;
+    private int keys;
     private long added;
 
-    /** Keys holding inserts. */
+    PackedInserts(Hashes hashes) {
+        this.hashes = hashes;
+    }
+
+    /** Inserts held. */
     int size() {
         return size;
+    }
+
+    /** Keys holding inserts. */
+    int keys() {
+        return keys;
     }
 
     boolean isEmpty() {
         return size == 0;
     }
 
-    /** Heap held: the table, the arrays, and the key strings. */
+    /** Heap held: the table; 0 while empty. */
     long bytes() {
-        return bytes + 12L * keys.length;
+        return positions.length == 0 ? 0 : 32 + 12L * positions.length;
     }
 
     /** Fingerprints added since this was created. */
@@ -56,186 +73,253 @@ final class PackedInserts {
         return added;
     }
 
-    /** The slot of {@code key}'s inserts, or -1 if it has none. */
-    int slotOf(Object key) {
+    /**
+     * The inserts held for the key of {@code hash} at arena position {@code pos}, or -1 if one of
+     * them has {@code hi}'s prefix of {@code width} bits.
+     */
+    int countUnlessHolds(int hash, int pos, long hi, int width) {
         if (size == 0) {
-            return -1;
+            return 0;
         }
-        Object[] k = keys;
-        int mask = k.length - 1;
-        for (int i = FilterCache.slot(key.hashCode(), mask); ; i = (i + 1) & mask) {
-            if (k[i] == null) {
-                return -1;
-            }
-            if (k[i].equals(key)) {
-                return i;
-            }
-        }
-    }
-
-    /** Inserts held in slot {@code i}; 0 if {@code i} is -1. */
-    int count(int i) {
-        return i < 0 ? 0 : (int) his[i][0];
-    }
-
-    /**
-     * True if the inserts in slot {@code i} hold {@code hi}'s prefix of their class's width; false
-     * if {@code i} is -1.
-     */
-    boolean holds(int i, long hi) {
-        if (i < 0) {
-            return false;
-        }
-        long[] a = his[i];
-        int shift = 64 - widths[i];
-        for (int j = 1, n = (int) a[0]; j <= n; j++) {
-            if ((a[j] ^ hi) >>> shift == 0) {
-                return true;
+        int[] p = positions;
+        long[] h = his;
+        int mask = p.length - 1;
+        int shift = 64 - width;
+        int n = 0;
+        for (int i = FilterCache.slot(hash, mask); p[i] != 0; i = (i + 1) & mask) {
+            if (p[i] == pos) {
+                if ((h[i] ^ hi) >>> shift == 0) {
+                    return -1;
+                }
+                n++;
             }
         }
-        return false;
+        return n;
     }
 
-    /**
-     * Adds {@code hi} to the inserts in slot {@code i}, or, if {@code i} is -1, to new ones of
-     * {@code key}, going into a class of {@code width} bits.
-     */
-    void add(int i, Object key, long hi, int width) {
+    /** Holds {@code hi} for the key of {@code hash} at arena position {@code pos}. */
+    void add(int hash, int pos, long hi) {
         added++;
-        if (i < 0) {
-            if (3 * (size + 1) > 2 * keys.length) {
-                rehash(Math.max(16, 2 * keys.length));
-            }
-            long[] a = new long[2];
-            a[0] = 1;
-            a[1] = hi;
-            put(keys, his, widths, key, a, width);
-            size++;
-            bytes += keyBytes(key) + arrayBytes(2);
-            return;
+        if (5 * (size + 1) > 4 * positions.length) {
+            rehash(Math.max(64, 2 * positions.length));
         }
-        long[] a = his[i];
-        int n = (int) a[0];
-        if (n + 1 == a.length) {
-            long[] b = Arrays.copyOf(a, 2 * a.length);
-            bytes += arrayBytes(b.length) - arrayBytes(a.length);
-            his[i] = a = b;
+        if (place(positions, his, hash, pos, hi)) {
+            keys++;
         }
-        a[n + 1] = hi;
-        a[0] = n + 1;
+        size++;
     }
 
-    /** Removes {@code key}'s inserts and returns them (count at index 0), or null if none. */
-    long[] take(Object key) {
-        int i = slotOf(key);
-        if (i < 0) {
+    /**
+     * Puts {@code hi} at the end of its home's probe run; true if no slot of the run held {@code
+     * pos}.
+     */
+    private static boolean place(int[] p, long[] h, int hash, int pos, long hi) {
+        int mask = p.length - 1;
+        boolean first = true;
+        int i = FilterCache.slot(hash, mask);
+        for (; p[i] != 0; i = (i + 1) & mask) {
+            first &= p[i] != pos;
+        }
+        p[i] = pos;
+        h[i] = hi;
+        return first;
+    }
+
+    /**
+     * Removes the inserts of the key of {@code hash} at arena position {@code pos} and returns them
+     * (their count at index 0, then each), or null if it has none.
+     */
+    long[] take(int hash, int pos) {
+        if (size == 0) {
             return null;
         }
-        long[] a = his[i];
-        bytes -= keyBytes(keys[i]) + arrayBytes(a.length);
-        deleteAt(i);
-        return a;
-    }
-
-    /** The keys holding inserts, in no order. */
-    Object[] keys() {
-        Object[] k = new Object[size];
+        int[] p = positions;
+        long[] h = his;
+        int mask = p.length - 1;
+        long[] out = null;
         int n = 0;
-        for (Object key : keys) {
-            if (key != null) {
-                k[n++] = key;
+        int i = FilterCache.slot(hash, mask);
+        while (p[i] != 0) {
+            if (p[i] != pos) {
+                i = (i + 1) & mask;
+                continue;
             }
+            if (out == null) {
+                out = new long[9];
+            } else if (n + 1 == out.length) {
+                out = Arrays.copyOf(out, 2 * out.length);
+            }
+            out[++n] = h[i];
+            deleteAt(i); // a later slot of the run may move into i: look at it again
         }
-        return k;
+        if (out == null) {
+            return null;
+        }
+        out[0] = n;
+        keys--;
+        if (size == 0) {
+            positions = new int[0];
+            his = new long[0];
+        } else if (size < positions.length / 8 && positions.length > 64) {
+            rehash(positions.length / 2);
+        }
+        return Arrays.copyOf(out, n + 1);
     }
 
     /** What {@link #drain} hands each key's inserts to. */
     interface Sink {
-        void accept(Object key, long[] his) throws Exception;
+        /** The key's hash, its arena position, its inserts (their count at index 0, then each). */
+        void accept(int hash, int pos, long[] his) throws Exception;
     }
 
     /**
-     * Hands every key's inserts to {@code sink}, letting go of each after it, then holds none. The
-     * sink must not use this meanwhile.
+     * Hands every key's inserts to {@code sink} in the arena's order of the keys, then holds none.
+     * The sink must not add or take inserts; a compaction it causes that moves a key not handed yet
+     * is followed ({@link #moved}), though a key moved before its turn may come out of order.
      */
     void drain(Sink sink) throws Exception {
-        Object[] k = keys;
-        long[][] h = his;
-        for (int i = 0; i < k.length; i++) {
-            if (k[i] != null) {
-                sink.accept(k[i], h[i]);
-                bytes -= keyBytes(k[i]) + arrayBytes(h[i].length);
-                k[i] = null;
-                h[i] = null;
+        /*
+         * The table sorted in place by position, so that each key's inserts lie together: taking
+         * keys one at a time walked each key's probe run (a run of keys of many URLs can be
+         * long) and shifted the rest of it back for every slot taken; sorting into a new array
+         * would add its size to the heap while the checkpoint's flush packs keys again.
+         */
+        int[] p = positions;
+        long[] h = his;
+        sortByPosition(p, h, 0, p.length);
+        draining = true;
+        try {
+            int i = 0;
+            while (i < p.length && p[i] == 0) {
+                i++;
             }
+            drainFrom = i;
+            while (i < p.length) {
+                int pos = p[i];
+                int j = i + 1;
+                while (j < p.length && p[j] == pos) {
+                    j++;
+                }
+                long[] out = new long[j - i + 1];
+                out[0] = j - i;
+                System.arraycopy(h, i, out, 1, j - i);
+                drainFrom = j;
+                sink.accept(hashes.hashAt(pos), pos, out);
+                i = j;
+            }
+        } finally {
+            draining = false;
+            positions = new int[0];
+            his = new long[0];
+            size = 0;
+            keys = 0;
         }
-        keys = new Object[0];
-        his = new long[0][];
-        widths = new int[0];
-        size = 0;
-        bytes = 0;
     }
 
-    private static void put(Object[] k, long[][] h, int[] w, Object key, long[] a, int width) {
-        int mask = k.length - 1;
-        int i = FilterCache.slot(key.hashCode(), mask);
-        while (k[i] != null) {
-            i = (i + 1) & mask;
+    /** While {@link #drain} runs: true, and the index of the first slot not handed out yet. */
+    private boolean draining;
+
+    private int drainFrom;
+
+    /** The key of {@code hash} moved from arena position {@code from} to {@code to}. */
+    void moved(int hash, int from, int to) {
+        int[] p = positions;
+        if (draining) { // sorted, not hashed: the slots not handed out yet
+            int at = Arrays.binarySearch(p, drainFrom, p.length, from);
+            if (at >= 0) {
+                for (int i = at; i >= drainFrom && p[i] == from; i--) {
+                    p[i] = to;
+                }
+                for (int i = at + 1; i < p.length && p[i] == from; i++) {
+                    p[i] = to;
+                }
+                sortByPosition(p, his, drainFrom, p.length);
+            }
+            return;
         }
-        k[i] = key;
-        h[i] = a;
-        w[i] = width;
+        int mask = p.length - 1;
+        for (int i = FilterCache.slot(hash, mask); p[i] != 0; i = (i + 1) & mask) {
+            if (p[i] == from) {
+                p[i] = to;
+            }
+        }
+    }
+
+    /**
+     * Heapsort of slots {@code from} to {@code to} (exclusive) by position, each fingerprint with
+     * its position.
+     */
+    private static void sortByPosition(int[] p, long[] h, int from, int to) {
+        int n = to - from;
+        for (int i = n / 2 - 1; i >= 0; i--) {
+            siftDown(p, h, from, i, n);
+        }
+        for (int end = n - 1; end > 0; end--) {
+            swap(p, h, from, from + end);
+            siftDown(p, h, from, 0, end);
+        }
+    }
+
+    /** Sifts heap node {@code i} of the heap of {@code n} slots from {@code base} on. */
+    private static void siftDown(int[] p, long[] h, int base, int i, int n) {
+        while (true) {
+            int c = 2 * i + 1;
+            if (c >= n) {
+                return;
+            }
+            if (c + 1 < n && p[base + c + 1] > p[base + c]) {
+                c++;
+            }
+            if (p[base + i] >= p[base + c]) {
+                return;
+            }
+            swap(p, h, base + i, base + c);
+            i = c;
+        }
+    }
+
+    private static void swap(int[] p, long[] h, int i, int j) {
+        int t = p[i];
+        p[i] = p[j];
+        p[j] = t;
+        long u = h[i];
+        h[i] = h[j];
+        h[j] = u;
     }
 
     private void deleteAt(int i) {
-        Object[] k = keys;
-        int mask = k.length - 1;
-        for (int j = (i + 1) & mask; k[j] != null; j = (j + 1) & mask) {
-            int home = FilterCache.slot(k[j].hashCode(), mask);
+        int[] p = positions;
+        long[] h = his;
+        int mask = p.length - 1;
+        // Backward shift: later slots of the run move into the hole their lookups would stop at.
+        for (int j = (i + 1) & mask; p[j] != 0; j = (j + 1) & mask) {
+            int home = FilterCache.slot(hashes.hashAt(p[j]), mask);
             if (((j - home) & mask) >= ((j - i) & mask)) {
-                k[i] = k[j];
-                his[i] = his[j];
-                widths[i] = widths[j];
+                p[i] = p[j];
+                h[i] = h[j];
                 i = j;
             }
         }
-        k[i] = null;
-        his[i] = null;
+        p[i] = 0;
         size--;
-        if (size == 0) {
-            keys = new Object[0];
-            his = new long[0][];
-            widths = new int[0];
-        }
     }
 
     private void rehash(int capacity) {
-        Object[] k = new Object[capacity];
-        long[][] h = new long[capacity][];
-        int[] w = new int[capacity];
-        for (int i = 0; i < keys.length; i++) {
-            if (keys[i] != null) {
-                put(k, h, w, keys[i], his[i], widths[i]);
+        int[] p = new int[capacity];
+        long[] h = new long[capacity];
+        // From an empty slot on, so that each probe run is placed in its order.
+        int n = positions.length;
+        int start = 0;
+        while (start < n && positions[start] != 0) {
+            start++;
+        }
+        for (int k = 0; k < n; k++) {
+            int i = (start + k) & (n - 1);
+            if (positions[i] != 0) {
+                place(p, h, hashes.hashAt(positions[i]), positions[i], his[i]);
             }
         }
-        keys = k;
+        positions = p;
         his = h;
-        widths = w;
-    }
-
-    /** A key string as the JVM holds it (compact strings: a byte a character for Latin-1). */
-    private static long keyBytes(Object key) {
-        if (key instanceof String s) {
-            return 24 + align(16L + (Ascii.isAscii(s) ? 1L : 2L) * s.length());
-        }
-        return 64;
-    }
-
-    private static long arrayBytes(int longs) {
-        return 16L + 8L * longs;
-    }
-
-    private static long align(long n) {
-        return (n + 7) & ~7L;
     }
 }

@@ -12,7 +12,7 @@ import java.util.List;
  *
  * <p>Not thread-safe: its cache's task thread uses it.
  */
-final class PackedKeys {
+final class PackedKeys implements PackedInserts.Hashes {
     /*
      * One byte array per packed key spent 16 bytes of array header and 0 to 7 of alignment on
      * each: at 100 URLs a key, 0.2 of the 3 bytes per URL that issue 14 allows. In the arena a key
@@ -69,6 +69,9 @@ final class PackedKeys {
     /** {@link #garbage()} after the last compaction: the next waits for more. */
     private long garbageAfterCompaction;
 
+    /** What a compaction tells of each key it moves ({@link PackedInserts#moved}), or null. */
+    private PackedInserts moves;
+
     PackedKeys() {
         this(WHOLE_CHUNKS);
     }
@@ -76,6 +79,11 @@ final class PackedKeys {
     /** With arenas of up to {@code wholeChunks} full chunks compacted whole (tests vary it). */
     PackedKeys(int wholeChunks) {
         this.wholeUpTo = (long) wholeChunks * MAX_CHUNK;
+    }
+
+    /** Tells {@code m} of every key a compaction moves while {@code m} is not empty. */
+    void onMove(PackedInserts m) {
+        this.moves = m;
     }
 
     /** Keys packed. */
@@ -362,38 +370,81 @@ final class PackedKeys {
     /** Compacts, copying small chunks (see {@link #SMALL_CHUNKS}) too if {@code small}. */
     private void compact(int divisor, boolean small) {
         long start = System.nanoTime();
-        compactInner(divisor, small, allocated <= wholeUpTo);
+        compactInner(divisor, small, allocated <= wholeUpTo, Integer.MAX_VALUE, false);
         compactionNanos += System.nanoTime() - start;
     }
 
     /**
-     * Copies out the chunks more than {@code 1 / divisor} garbage or unused room, whatever the
-     * arena's size, if its garbage passes {@code 1 / share} of the live keys and the {@code others}
-     * bytes held beside it: for a checkpoint's flush, whose garbage lies in the chunks it went
-     * through, so that the others are not copied again.
+     * Copies out the chunks before chunk {@code below} more than {@code 1 / divisor} garbage, but
+     * not the chunk new keys go to, whatever the arena's size, once their garbage passes {@code 1 /
+     * share} of the live keys and the {@code others} bytes held beside the arena: for a
+     * checkpoint's flush, whose garbage lies in the chunks it went through, so that the others are
+     * not copied again, and the keys it has yet to go through stay where they are.
      */
-    void reclaimChunks(long others, int share, int divisor) {
-        if (garbagePasses(others, share)) {
+    void reclaimChunks(long others, int share, int divisor, int below) {
+        // Only what this would copy out counts: the garbage of chunks the flush has yet to go
+        // through, or of chunks too little of which is garbage, would call for passes that copy
+        // nothing (each a walk of the whole table).
+        long reclaimable = 0;
+        for (int c = 0; c < Math.min(chunks.length, below); c++) {
+            byte[] chunk = chunks[c];
+            if (c != current
+                    && chunk != null
+                    && (long) (chunk.length - chunkLive[c]) * divisor > chunk.length) {
+                reclaimable += chunk.length - chunkLive[c];
+            }
+        }
+        if (reclaimable > Math.max((live + others) / share, FIRST_CHUNK)) {
             long start = System.nanoTime();
-            compactInner(divisor, false, false);
+            compactInner(divisor, false, false, below, true);
             compactionNanos += System.nanoTime() - start;
         }
     }
 
-    /** Where the key in slot {@code i} lies: chunk and offset, one number that orders them. */
+    /**
+     * Where the key in slot {@code i} lies: chunk and offset, one positive number that orders them
+     * and names the key until a compaction moves it ({@link #onMove}).
+     */
     int position(int i) {
         return table[i];
     }
 
-    private void compactInner(int divisor, boolean small, boolean whole) {
+    /** The chunk of the key in slot {@code i}. */
+    int chunkOf(int i) {
+        return (table[i] - 1) >>> CHUNK_BITS;
+    }
+
+    /** The slot of the key of {@code hash} at {@link #position} {@code pos}, which is packed. */
+    int slotAt(int hash, int pos) {
+        int[] t = table;
+        int mask = t.length - 1;
+        for (int i = FilterCache.slot(hash, mask); ; i = (i + 1) & mask) {
+            if (t[i] == pos) {
+                return i;
+            }
+            if (t[i] == 0) {
+                throw new IllegalStateException("No packed key at position " + pos);
+            }
+        }
+    }
+
+    /** The hash of the key at {@link #position} {@code pos}. */
+    @Override
+    public int hashAt(int pos) {
+        return hashOf(pos);
+    }
+
+    private void compactInner(
+            int divisor, boolean small, boolean whole, int below, boolean keepCurrent) {
         int n = chunks.length;
         boolean[] move = new boolean[n];
         long moving = 0;
-        for (int c = 0; c < n; c++) {
+        for (int c = 0; c < Math.min(n, below); c++) {
             byte[] chunk = chunks[c];
             // The current chunk's room not used yet counts as waste too: copied out, its keys go
             // to a chunk of their size.
             if (chunk != null
+                    && !(keepCurrent && c == current)
                     && (whole
                             || (long) (chunk.length - chunkLive[c]) * divisor > chunk.length
                             || (small && chunk.length < MAX_CHUNK / 8))) {
@@ -415,6 +466,7 @@ final class PackedKeys {
         if (current >= 0 && move[current]) {
             current = -1; // the copies go to new chunks, sized to hold them
         }
+        PackedInserts m = moves != null && !moves.isEmpty() ? moves : null;
         int[] t = table;
         for (int i = 0; i < t.length; i++) {
             int e = t[i];
@@ -429,6 +481,9 @@ final class PackedKeys {
                 chunkLive[to] += len;
                 compactedBytes += len;
                 t[i] = ref + 1;
+                if (m != null) {
+                    m.moved(PackedFilter.keyHash(c, at), e, ref + 1);
+                }
             }
         }
         for (int c = 0; c < n; c++) {

@@ -249,7 +249,7 @@ class PackedKeysTest {
         }
         long live = arena.liveBytes();
         long garbage = arena.garbage();
-        arena.reclaimChunks(0, 64, 64);
+        arena.reclaimChunks(0, 64, 64, Integer.MAX_VALUE);
         assertThat(arena.compactions()).isEqualTo(1);
         assertThat(arena.garbage()).isLessThan(garbage / 4);
         assertThat(arena.compactedBytes()).isPositive().isLessThan(live / 3);
@@ -261,6 +261,45 @@ class PackedKeysTest {
         for (String key : dropped) {
             assertThat(arena.slotOf(key)).isNegative();
         }
+    }
+
+    /**
+     * A flush has yet to go through the keys from its current chunk on: {@link
+     * PackedKeys#reclaimChunks} copies out only wasteful chunks before the one it is told.
+     */
+    @Test
+    void reclaimingChunksLeavesTheChunksFromItsBoundOn() throws Exception {
+        List<Object> sizings = new ArrayList<>();
+        Map<String, byte[]> all = packedFilters(12000, sizings);
+        PackedKeys arena = arenaOf(all);
+        List<String> byPosition = new ArrayList<>(all.keySet());
+        byPosition.sort(java.util.Comparator.comparingInt(k -> arena.position(arena.slotOf(k))));
+        for (int k = 0; k < byPosition.size(); k += 3) { // every chunk a third garbage
+            arena.drop(arena.slotOf(byPosition.get(k)));
+        }
+        int bound = arena.chunkOf(arena.slotOf(byPosition.get(byPosition.size() / 2 + 1)));
+        assertThat(bound).isPositive();
+        Map<String, Integer> before = new HashMap<>();
+        for (int k = 1; k < byPosition.size(); k += k % 3 == 2 ? 2 : 1) {
+            String key = byPosition.get(k);
+            before.put(key, arena.position(arena.slotOf(key)));
+        }
+        arena.reclaimChunks(0, 64, 64, bound);
+        assertThat(arena.compactions()).isEqualTo(1);
+        int moved = 0;
+        for (Map.Entry<String, Integer> e : before.entrySet()) {
+            int slot = arena.slotOf(e.getKey());
+            int chunk = (e.getValue() - 1) / PackedKeys.MAX_CHUNK;
+            if (chunk >= bound) {
+                assertThat(arena.position(slot)).as(e.getKey()).isEqualTo(e.getValue());
+            } else {
+                assertThat(arena.position(slot)).as(e.getKey()).isNotEqualTo(e.getValue());
+                moved++;
+            }
+            assertThat(PackedFilter.pack(arena.unpack(slot, sizings), 0))
+                    .isEqualTo(all.get(e.getKey()));
+        }
+        assertThat(moved).isPositive();
     }
 
     @Test
