@@ -136,34 +136,76 @@ final class PackedInserts {
         int[] p = positions;
         long[] h = his;
         int mask = p.length - 1;
-        long[] out = null;
+        int[] holes = null;
         int n = 0;
         int i = FilterCache.slot(hash, mask);
-        while (p[i] != 0) {
-            if (p[i] != pos) {
-                i = (i + 1) & mask;
-                continue;
+        for (; p[i] != 0; i = (i + 1) & mask) {
+            if (p[i] == pos) {
+                if (holes == null) {
+                    holes = new int[8];
+                } else if (n == holes.length) {
+                    holes = Arrays.copyOf(holes, 2 * n);
+                }
+                holes[n++] = i;
             }
-            if (out == null) {
-                out = new long[9];
-            } else if (n + 1 == out.length) {
-                out = Arrays.copyOf(out, 2 * out.length);
-            }
-            out[++n] = h[i];
-            deleteAt(i); // a later slot of the run may move into i: look at it again
         }
-        if (out == null) {
+        if (holes == null) {
             return null;
         }
+        long[] out = new long[n + 1];
         out[0] = n;
+        for (int k = 0; k < n; k++) {
+            out[k + 1] = h[holes[k]];
+            p[holes[k]] = 0;
+        }
+        size -= n;
         keys--;
+        fillHoles(holes, n, i);
         if (size == 0) {
             positions = new int[0];
             his = new long[0];
         } else if (size < positions.length / 8 && positions.length > 64) {
             rehash(positions.length / 2);
         }
-        return Arrays.copyOf(out, n + 1);
+        return out;
+    }
+
+    /**
+     * Moves the slots of a probe run, after its {@code n} emptied slots {@code holes} (in run
+     * order) and up to its end {@code end}, each into the earliest hole between its home and it, so
+     * that no lookup stops at a hole before what it looks for: a backward shift for many holes in
+     * one walk of the run, where one deletion at a time walked the rest of the run for each (a key
+     * of 64 URLs in a long run, as a 50 M-URL crawl's keys have, took thousands of reads of the
+     * arena for a hash each).
+     */
+    private void fillHoles(int[] holes, int n, int end) {
+        int[] p = positions;
+        long[] h = his;
+        int mask = p.length - 1;
+        int base = holes[0];
+        for (int j = (base + 1) & mask; j != end; j = (j + 1) & mask) {
+            if (p[j] == 0) {
+                continue; // one of the holes
+            }
+            int home = FilterCache.slot(hashes.hashAt(p[j]), mask);
+            int reach = (j - home) & mask;
+            for (int k = 0; k < n; k++) {
+                if (((holes[k] - home) & mask) < reach) {
+                    int to = holes[k];
+                    p[to] = p[j];
+                    h[to] = h[j];
+                    p[j] = 0;
+                    // j is a hole now, after those behind it and before those still ahead.
+                    int at = k;
+                    while (at + 1 < n && ((holes[at + 1] - base) & mask) < ((j - base) & mask)) {
+                        holes[at] = holes[at + 1];
+                        at++;
+                    }
+                    holes[at] = j;
+                    break;
+                }
+            }
+        }
     }
 
     /** What {@link #drain} hands each key's inserts to. */
@@ -285,23 +327,6 @@ final class PackedInserts {
         long u = h[i];
         h[i] = h[j];
         h[j] = u;
-    }
-
-    private void deleteAt(int i) {
-        int[] p = positions;
-        long[] h = his;
-        int mask = p.length - 1;
-        // Backward shift: later slots of the run move into the hole their lookups would stop at.
-        for (int j = (i + 1) & mask; p[j] != 0; j = (j + 1) & mask) {
-            int home = FilterCache.slot(hashes.hashAt(p[j]), mask);
-            if (((j - home) & mask) >= ((j - i) & mask)) {
-                p[i] = p[j];
-                h[i] = h[j];
-                i = j;
-            }
-        }
-        p[i] = 0;
-        size--;
     }
 
     private void rehash(int capacity) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firstseen.dedup.FilterCacheTest.MemoryBacking;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -206,7 +207,7 @@ class PackedInsertsTest {
 
     /**
      * Keys whose hashes collide share probe runs, and a key's URLs stay its own through inserts of
-     * others, deletions by backward shift, growth, moves and shrinking: each key gives back exactly
+     * others, deletions of a key's slots, growth, moves and shrinking: each key gives back exactly
      * what it was given, and a drain hands the keys out in the order of their positions.
      */
     @Test
@@ -235,15 +236,22 @@ class PackedInsertsTest {
                 truth.put(500 + pos, his);
             }
         }
-        // Taking one key leaves the others whole.
-        int one = truth.keySet().iterator().next();
-        assertThat(held.take(hashOf[one], one)[0]).isEqualTo(truth.remove(one).size());
-        assertThat(held.take(hashOf[one], one)).isNull();
-        assertThat(held.keys()).isEqualTo(truth.size());
-        for (Map.Entry<Integer, List<Long>> e : truth.entrySet()) {
-            int pos = e.getKey();
-            assertThat(held.countUnlessHolds(hashOf[pos], pos, 0, 64))
-                    .isEqualTo(e.getValue().size());
+        // Taking keys leaves the others whole and findable.
+        for (int t = 0; t < 40; t++) {
+            int one = new ArrayList<>(truth.keySet()).get(random.nextInt(truth.size()));
+            List<Long> want = truth.remove(one);
+            long[] got = held.take(hashOf[one], one);
+            assertThat(got[0]).isEqualTo(want.size());
+            assertThat(Arrays.stream(got, 1, got.length).boxed().toList())
+                    .containsExactlyInAnyOrderElementsOf(want);
+            assertThat(held.take(hashOf[one], one)).isNull();
+            assertThat(held.keys()).isEqualTo(truth.size());
+            for (Map.Entry<Integer, List<Long>> e : truth.entrySet()) {
+                int pos = e.getKey();
+                assertThat(held.countUnlessHolds(hashOf[pos], pos, 0, 64))
+                        .as("key at %d after taking %d", pos, one)
+                        .isEqualTo(e.getValue().size());
+            }
         }
         // While the drain runs, a compaction moves the key it would hand out last.
         int last = java.util.Collections.max(truth.keySet());
