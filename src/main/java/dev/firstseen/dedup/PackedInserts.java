@@ -26,7 +26,10 @@ final class PackedInserts {
      * record brought and the table kept) and an array of its fingerprints (32 bytes for one). Here
      * a held URL is one slot of an open-addressing table of 12 bytes, its key's arena position and
      * its fingerprint's high half, homed by the key's hash so that every URL of a key lies in one
-     * probe run, and a compaction moving the key rewrites the positions in place.
+     * probe run, and a compaction moving the key rewrites the positions in place. The table grows
+     * at four fifths full, not two thirds (a held URL 15 to 30 bytes with its room): a lookup walks
+     * the whole run anyway, as it counts the key's URLs. Measured, 786,464 bytes for 27,970 URLs
+     * of 17,020 keys (README, One subtask of a 10-billion-URL crawl).
      */
 
     /** The key's hash of an arena position ({@link PackedKeys#hashAt}). */
