@@ -371,9 +371,9 @@ public final class FirstSeenOptions {
                                     + " (about 40 bytes of heap besides its pages instead of 187"
                                     + " to 270 as objects), until its filter is needed as an"
                                     + " object (new URLs are held beside it, up to 64 a key,"
-                                    + " until the next checkpoint packs it again); 0 packs none. From 0 to 16: with more pages a probe"
-                                    + " of a packed key walks more slots, and packing copies more"
-                                    + " pages.");
+                                    + " until the next checkpoint packs it again); 0 packs none."
+                                    + " From 0 to 16: with more pages a probe of a packed key"
+                                    + " walks more slots, and packing copies more pages.");
 
     public static final ConfigOption<Double> FILTER_CACHE_HEAP_FRACTION =
             ConfigOptions.key("dedup.bloom.cache-heap-fraction")

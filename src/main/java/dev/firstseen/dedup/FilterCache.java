@@ -358,8 +358,7 @@ final class FilterCache {
     private long flushHeld() throws Exception {
         // The garbage keys unpacked since the last checkpoint left first, wherever it lies: once
         // the flush has begun, it copies out only the chunks it went through.
-        packed.reclaimChunks(
-                bytes + inserts.bytes(), FLUSH_GARBAGE_SHARE, FLUSH_CHUNK_WASTE, Integer.MAX_VALUE);
+        reclaimFlushed(Integer.MAX_VALUE);
         long[] n = {0};
         takeAllHeld(
                 (i, his) -> {
@@ -382,12 +381,17 @@ final class FilterCache {
                         bytes += f.bytes();
                     }
                     flushPeak = Math.max(flushPeak, bytes());
-                    packed.reclaimChunks(
-                            bytes + inserts.bytes(), FLUSH_GARBAGE_SHARE, FLUSH_CHUNK_WASTE, chunk);
+                    reclaimFlushed(chunk);
                 });
         // And what the last keys left, now that no key is to be gone through.
-        packed.reclaimChunks(bytes, FLUSH_GARBAGE_SHARE, FLUSH_CHUNK_WASTE, Integer.MAX_VALUE);
+        reclaimFlushed(Integer.MAX_VALUE);
         return n[0];
+    }
+
+    /** The flush's compaction of the chunks before chunk {@code below} ({@link #flushHeld}). */
+    private void reclaimFlushed(int below) {
+        packed.reclaimChunks(
+                bytes + inserts.bytes(), FLUSH_GARBAGE_SHARE, FLUSH_CHUNK_WASTE, below);
     }
 
     /** What {@link #takeAllHeld} hands each key's held new URLs to. */
@@ -577,16 +581,11 @@ final class FilterCache {
     private KeyFilter unpack(int i, Object key) throws Exception {
         // Taken first: unpacking may compact the arena, which moves keys.
         long[] his = inserts.isEmpty() ? null : inserts.take(key.hashCode(), packed.position(i));
-        KeyFilter f = unpackAt(i);
+        KeyFilter f = unpackAt(i, true);
         if (his != null) {
             merge(f, his);
         }
         return f;
-    }
-
-    /** {@link #unpackAt(int, boolean)}, reclaiming the arena's garbage if it calls for it. */
-    private KeyFilter unpackAt(int i) {
-        return unpackAt(i, true);
     }
 
     /**

@@ -273,8 +273,9 @@ final class PackedKeys implements PackedInserts.Hashes {
      * Between checkpoints a key that unpacks leaves its packed bytes as garbage until the next
      * checkpoint packs it again: until the twenty-fifth session any new URL unpacked its key, now
      * an op, a time rule, a new class or a 65th held URL does (FilterCache#getUnlessPackedHolds).
-     * Until the twenty-fourth session a compaction waited until the garbage outweighed the live keys, so the heap between two
-     * checkpoints carried up to an arena's worth of garbage beside the unpacked keys' objects: in
+     * Until the twenty-fourth session a compaction waited until the garbage outweighed the live
+     * keys, so the heap between two checkpoints carried up to an arena's worth of garbage beside
+     * the unpacked keys' objects: in
      * the subtask simulation (10 M URLs, 100,000 keys, 1e-4) at most 3.40 B/URL at 1,000
      * records/s a subtask and 4.04 at 10,000, against 2.90 just after a checkpoint.
      *
@@ -387,11 +388,8 @@ final class PackedKeys implements PackedInserts.Hashes {
         // nothing (each a walk of the whole table).
         long reclaimable = 0;
         for (int c = 0; c < Math.min(chunks.length, below); c++) {
-            byte[] chunk = chunks[c];
-            if (c != current
-                    && chunk != null
-                    && (long) (chunk.length - chunkLive[c]) * divisor > chunk.length) {
-                reclaimable += chunk.length - chunkLive[c];
+            if (c != current && wasteful(c, divisor)) {
+                reclaimable += chunks[c].length - chunkLive[c];
             }
         }
         if (reclaimable > Math.max((live + others) / share, FIRST_CHUNK)) {
@@ -434,6 +432,12 @@ final class PackedKeys implements PackedInserts.Hashes {
         return hashOf(pos);
     }
 
+    /** True if chunk {@code c} is allocated and more than {@code 1 / divisor} of it not live. */
+    private boolean wasteful(int c, int divisor) {
+        byte[] chunk = chunks[c];
+        return chunk != null && (long) (chunk.length - chunkLive[c]) * divisor > chunk.length;
+    }
+
     private void compactInner(
             int divisor, boolean small, boolean whole, int below, boolean keepCurrent) {
         int n = chunks.length;
@@ -445,9 +449,7 @@ final class PackedKeys implements PackedInserts.Hashes {
             // to a chunk of their size.
             if (chunk != null
                     && !(keepCurrent && c == current)
-                    && (whole
-                            || (long) (chunk.length - chunkLive[c]) * divisor > chunk.length
-                            || (small && chunk.length < MAX_CHUNK / 8))) {
+                    && (whole || wasteful(c, divisor) || (small && chunk.length < MAX_CHUNK / 8))) {
                 move[c] = true;
                 moving += chunkLive[c];
             }

@@ -189,10 +189,10 @@ public final class Size {
                             sim
                                     + ": 100,000 cached keys, 99,885 of them packed, 0.40 B/URL of"
                                     + " per-key objects after a checkpoint (the most heap at any"
-                                    + " point of a checkpoint interval, its flush included: 2.98"
-                                    + " B/URL at 1,000 records/s a subtask, 3.17 at 10,000 and"
-                                    + " 4.37 at 100,000, with 10 s checkpoints:"
-                                    + " docs/simulate-subtask-10m-fpp1e-4-held-session25.txt)"));
+                                    + " point of a checkpoint interval, its flush included: 2.96"
+                                    + " B/URL at 1,000 records/s a subtask, 3.08 at 10,000 and"
+                                    + " 3.75 at 100,000, with 10 s checkpoints:"
+                                    + " docs/simulate-subtask-10m-fpp1e-4-held-table-session26.txt)"));
         }
         return smallKeys(
                 f,
