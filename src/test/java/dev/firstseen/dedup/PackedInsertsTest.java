@@ -267,11 +267,8 @@ class PackedInsertsTest {
                     order.add(pos);
                     List<Long> want = truth.remove(pos);
                     assertThat(got[0]).isEqualTo(want.size());
-                    List<Long> gotList = new ArrayList<>();
-                    for (int j = 1; j < got.length; j++) {
-                        gotList.add(got[j]);
-                    }
-                    assertThat(gotList).containsExactlyInAnyOrderElementsOf(want);
+                    assertThat(Arrays.stream(got, 1, got.length).boxed().toList())
+                            .containsExactlyInAnyOrderElementsOf(want);
                 });
         assertThat(truth).isEmpty();
         assertThat(order).isSorted().doesNotHaveDuplicates().endsWith(999);
