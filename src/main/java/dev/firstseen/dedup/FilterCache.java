@@ -373,7 +373,7 @@ final class FilterCache {
                                     ? sizingIndex(f.meta.sizing())
                                     : -1;
                     byte[] p = sizing < 0 ? null : PackedFilter.pack(f, sizing);
-                    if (p != null && packed.add(p, f.keyHash(), flushChunk())) {
+                    if (p != null && packed.add(p, f.keyHash(), packed.chunkTarget())) {
                         packedPages += f.loadedPages();
                         f.discard();
                     } else { // it grew past what is packed, or the arena is full: an object
@@ -413,24 +413,20 @@ final class FilterCache {
      * 1,000 records/s a subtask in the subtask simulation the keys an interval changed hold about
      * a fifth of the arena (the Zipf head's keys, of up to 16 pages, get most new URLs), and this
      * garbage was the heap's peak. So the flush goes through the held keys in the arena's order and
-     * copies out the chunks it went through, those more than a 64th waste, whenever their garbage
-     * passes a 128th of the cache: garbage stays small, and each chunk is copied about once a
-     * flush, where reclaiming by copying the whole arena copied it a dozen times. (Until the
-     * twenty-sixth session any chunk could be copied once all garbage passed a 64th, and keys not
-     * gone through yet moved; the simulation peaked alike, 2.96 to 2.98 B/URL at 1,000 records/s,
-     * README *One subtask of a 10-billion-URL crawl*.) New packs go to chunks of at most 64 KiB
-     * rather than one sized for all of them, whose unused room would count at once.
+     * copies out the chunks it went through, those more than a 256th waste, whenever their garbage
+     * passes a 512th of the cache: garbage stays small, and each chunk is copied about once a
+     * flush, where reclaiming by copying the whole arena copied it a dozen times. What it cannot
+     * copy out yet is the garbage of the chunk it is at, which the arena's chunk size bounds
+     * (PackedKeys). (Until the twenty-sixth session any chunk could be copied once all garbage
+     * passed a 64th, and keys not gone through yet moved; in the twenty-sixth, chunks more than a
+     * 64th waste once theirs passed a 128th, with chunks of 1 MiB and each compaction a walk of
+     * the arena's table: README *One subtask of a 10-billion-URL crawl*.) New packs go to chunks
+     * of the arena's chunk size rather than one sized for all of them, whose unused room would
+     * count at once.
      */
-    private static final int FLUSH_GARBAGE_SHARE = 128;
+    private static final int FLUSH_GARBAGE_SHARE = 512;
 
-    private static final int FLUSH_CHUNK_WASTE = 64;
-
-    private static final int FLUSH_CHUNK = 64 << 10;
-
-    /** {@link #FLUSH_CHUNK}, or the largest chunk once half the chunk indexes are in use. */
-    private int flushChunk() {
-        return packed.chunkCount() < 1024 ? FLUSH_CHUNK : PackedKeys.MAX_CHUNK;
-    }
+    private static final int FLUSH_CHUNK_WASTE = 256;
 
     /**
      * The most {@link #bytes()} during the last {@link #flushAll()} (after each key whose held new

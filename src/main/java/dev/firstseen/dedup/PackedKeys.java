@@ -16,10 +16,15 @@ final class PackedKeys implements PackedInserts.Hashes {
     /*
      * One byte array per packed key spent 16 bytes of array header and 0 to 7 of alignment on
      * each: at 100 URLs a key, 0.2 of the 3 bytes per URL that issue 14 allows. In the arena a key
-     * costs its own bytes and a 4-byte table slot (at the table's load of 1/3 to 2/3). A slot holds
-     * one more than the key's position, chunk << CHUNK_BITS | offset, so that 0 is an empty slot:
-     * up to 2,047 chunks of at most 1 MiB, 2 GiB of packed keys a subtask. Chunks start at 4 KiB
-     * and double, so that a cache of a few keys holds little.
+     * costs its own bytes and a 4-byte table slot (at the table's load of 2/5 to 4/5; up to the
+     * twenty-seventh session 1/3 to 2/3, which gave the subtask simulation's 99,880 keys a 1 MiB
+     * table, 0.1 B/URL). A slot holds one more than the key's position, chunk << CHUNK_BITS |
+     * offset, so that 0 is an empty slot: up to 2,047 chunks of at most 1 MiB, 2 GiB of packed keys
+     * a subtask. Chunks start at 4 KiB, so that a cache of a few keys holds little, and double up
+     * to a 256th of the arena (at least 64 KiB): a checkpoint's flush turns much of the chunks that
+     * hold the keys an interval changed into garbage, which it may copy out only once it is past
+     * the chunk (FilterCache#flushHeld), so the chunk's size bounds what it holds meanwhile. With
+     * chunks of 1 MiB that was up to 0.06 B/URL of the simulation's peak at 10,000 records/s.
      */
     private static final int CHUNK_BITS = 20;
 
@@ -145,7 +150,7 @@ final class PackedKeys implements PackedInserts.Hashes {
         if (ref < 0) {
             return false;
         }
-        if (3 * (size + 1) > 2 * table.length) {
+        if (5 * (size + 1) > 4 * table.length) {
             rehash(Math.max(MIN_TABLE, table.length * 2));
         }
         insert(table, hash, ref + 1);
@@ -337,8 +342,9 @@ final class PackedKeys implements PackedInserts.Hashes {
      */
     void compactAfterPacking() {
         int small = 0;
+        int below = chunkTarget() / 8;
         for (byte[] c : chunks) {
-            small += c != null && c.length < MAX_CHUNK / 8 ? 1 : 0;
+            small += c != null && c.length < below ? 1 : 0;
         }
         if (small > SMALL_CHUNKS) {
             compact(allocated <= wholeUpTo ? 32 : 2, true);
@@ -443,22 +449,25 @@ final class PackedKeys implements PackedInserts.Hashes {
         int n = chunks.length;
         boolean[] move = new boolean[n];
         long moving = 0;
+        boolean any = false;
+        int smallBelow = small ? chunkTarget() / 8 : 0;
         for (int c = 0; c < Math.min(n, below); c++) {
             byte[] chunk = chunks[c];
             // The current chunk's room not used yet counts as waste too: copied out, its keys go
             // to a chunk of their size.
             if (chunk != null
                     && !(keepCurrent && c == current)
-                    && (whole || wasteful(c, divisor) || (small && chunk.length < MAX_CHUNK / 8))) {
+                    && (whole || wasteful(c, divisor) || chunk.length < smallBelow)) {
                 move[c] = true;
                 moving += chunkLive[c];
+                any = true;
             }
         }
-        if (moving == 0 && !whole) {
+        if (!any) {
             garbageAfterCompaction = garbage();
             return; // the garbage is spread thin
         }
-        if (MAX_CHUNKS - chunkCount() < moving / MAX_CHUNK + 2) {
+        if (MAX_CHUNKS - chunkCount() < moving / chunkTarget() + 2) {
             // The copies need new chunks before the old ones go: with nearly every chunk index in
             // use (many small chunks), the garbage stays, and once adds fail keys stay objects.
             garbageAfterCompaction = garbage();
@@ -470,21 +479,30 @@ final class PackedKeys implements PackedInserts.Hashes {
         }
         PackedInserts m = moves != null && !moves.isEmpty() ? moves : null;
         int[] t = table;
-        for (int i = 0; i < t.length; i++) {
-            int e = t[i];
-            if (e != 0 && move[(e - 1) >>> CHUNK_BITS]) {
-                byte[] c = chunk(e);
-                int at = offset(e);
-                int len = PackedFilter.length(c, at);
-                int ref = reserve(len, moving);
-                moving -= len;
-                int to = ref >>> CHUNK_BITS;
-                System.arraycopy(c, at, chunks[to], ref & (MAX_CHUNK - 1), len);
-                chunkLive[to] += len;
-                compactedBytes += len;
-                t[i] = ref + 1;
-                if (m != null) {
-                    m.moved(PackedFilter.keyHash(c, at), e, ref + 1);
+        if (moving < allocated / WALK_SHARE) {
+            // A few chunks: walk their keys, dropped ones included (their bytes stay until the
+            // chunk goes), rather than the whole table.
+            for (int c = 0; c < n; c++) {
+                byte[] chunk = chunks[c];
+                for (int at = 0, left = move[c] ? chunkLive[c] : 0; left > 0; ) {
+                    int len = PackedFilter.length(chunk, at);
+                    int e = (c << CHUNK_BITS | at) + 1;
+                    int i = slotOrNone(PackedFilter.keyHash(chunk, at), e);
+                    if (i >= 0) {
+                        moveKey(i, e, len, moving, m);
+                        moving -= len;
+                        left -= len;
+                    }
+                    at += len;
+                }
+            }
+        } else {
+            for (int i = 0; i < t.length; i++) {
+                int e = t[i];
+                if (e != 0 && move[(e - 1) >>> CHUNK_BITS]) {
+                    int len = PackedFilter.length(chunk(e), offset(e));
+                    moveKey(i, e, len, moving, m);
+                    moving -= len;
                 }
             }
         }
@@ -496,6 +514,40 @@ final class PackedKeys implements PackedInserts.Hashes {
             }
         }
         garbageAfterCompaction = garbage();
+    }
+
+    /** Below this share of the arena a compaction walks the keys of the chunks it copies out. */
+    private static final int WALK_SHARE = 8;
+
+    /**
+     * Copies the key of {@code len} bytes in slot {@code i}, at position {@code e}, to a new chunk.
+     */
+    private void moveKey(int i, int e, int len, long hint, PackedInserts m) {
+        byte[] c = chunk(e);
+        int at = offset(e);
+        int ref = reserve(len, hint);
+        int to = ref >>> CHUNK_BITS;
+        System.arraycopy(c, at, chunks[to], ref & (MAX_CHUNK - 1), len);
+        chunkLive[to] += len;
+        compactedBytes += len;
+        table[i] = ref + 1;
+        if (m != null) {
+            m.moved(PackedFilter.keyHash(c, at), e, ref + 1);
+        }
+    }
+
+    /** The slot of the key of {@code hash} at position {@code pos}, or -1 if none is there. */
+    private int slotOrNone(int hash, int pos) {
+        int[] t = table;
+        int mask = t.length - 1;
+        for (int i = FilterCache.slot(hash, mask); ; i = (i + 1) & mask) {
+            if (t[i] == pos) {
+                return i;
+            }
+            if (t[i] == 0) {
+                return -1;
+            }
+        }
     }
 
     /** Copies {@code p} into the arena; its position, or -1 if it does not fit. */
@@ -518,6 +570,7 @@ final class PackedKeys implements PackedInserts.Hashes {
             return -1;
         }
         if (current < 0 || fill + len > chunks[current].length) {
+            trimCurrent();
             int index = 0;
             while (index < chunks.length && chunks[index] != null) {
                 index++;
@@ -527,12 +580,12 @@ final class PackedKeys implements PackedInserts.Hashes {
             }
             int size =
                     hint > 0
-                            ? (int) Math.min(MAX_CHUNK, Math.max(hint, len))
+                            ? (int) Math.max(len, Math.min(chunkTarget(), hint))
                             : Math.max(
                                     len,
                                     current < 0
                                             ? FIRST_CHUNK
-                                            : Math.min(MAX_CHUNK, 2 * chunks[current].length));
+                                            : Math.min(chunkTarget(), 2 * chunks[current].length));
             if (index == chunks.length) {
                 chunks = Arrays.copyOf(chunks, index + 1);
                 chunkLive = Arrays.copyOf(chunkLive, index + 1);
@@ -546,6 +599,40 @@ final class PackedKeys implements PackedInserts.Hashes {
         fill += len;
         return ref;
     }
+
+    /**
+     * The size chunks grow to: a {@link #TARGET_CHUNKS}th of the arena, at least {@link
+     * #MIN_TARGET} and at most {@link #MAX_CHUNK} (a larger key gets a chunk of its size).
+     */
+    int chunkTarget() {
+        return (int)
+                Math.max(
+                        MIN_TARGET,
+                        Math.min(MAX_CHUNK, Long.highestOneBit(allocated / TARGET_CHUNKS)));
+    }
+
+    static final int TARGET_CHUNKS = 256;
+
+    static final int MIN_TARGET = 64 << 10;
+
+    /**
+     * Cuts the current chunk to what it holds if more than a {@link #TRIM_SHARE}th of it was left
+     * unused: keys of several kilobytes (exact mode's) leave that much at the end of each chunk.
+     * Its keys keep their positions.
+     */
+    private void trimCurrent() {
+        if (current < 0 || fill == 0) {
+            return;
+        }
+        byte[] c = chunks[current];
+        int unused = c.length - fill;
+        if ((long) unused * TRIM_SHARE > c.length) {
+            chunks[current] = Arrays.copyOf(c, fill);
+            allocated -= unused;
+        }
+    }
+
+    private static final int TRIM_SHARE = 128;
 
     private byte[] chunk(int e) {
         return chunks[(e - 1) >>> CHUNK_BITS];

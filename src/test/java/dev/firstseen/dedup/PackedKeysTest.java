@@ -153,7 +153,11 @@ class PackedKeysTest {
             arena.compactAfterPacking(); // one key packed at each checkpoint
             most = Math.max(most, arena.chunkCount());
         }
-        assertThat(most).isBetween(PackedKeys.SMALL_CHUNKS, PackedKeys.SMALL_CHUNKS + 2);
+        // Up to SMALL_CHUNKS small ones (and the next two), beside the chunks they were merged
+        // into, each of the arena's target size but the last of each merge.
+        long merged = arena.liveBytes() / PackedKeys.MIN_TARGET + arena.compactions();
+        assertThat(most)
+                .isBetween(PackedKeys.SMALL_CHUNKS, PackedKeys.SMALL_CHUNKS + 2 + (int) merged);
         assertThat(arena.compactions()).isPositive();
         for (String key : added) {
             int slot = arena.slotOf(key);
@@ -300,6 +304,76 @@ class PackedKeysTest {
                     .isEqualTo(all.get(e.getKey()));
         }
         assertThat(moved).isPositive();
+    }
+
+    /**
+     * A compaction that copies out a few chunks walks their keys, dropped ones included, rather
+     * than the whole table: every key left is found with its bytes, those of the copied chunks at
+     * new positions that the held new URLs follow, and a chunk left with no live key goes too.
+     */
+    @Test
+    void compactingAFewChunksWalksTheirKeysAndTellsWhereTheyWent() throws Exception {
+        List<Object> sizings = new ArrayList<>();
+        Map<String, byte[]> all = packedFilters(12000, sizings);
+        PackedKeys arena = arenaOf(all);
+        PackedInserts held = new PackedInserts(arena);
+        arena.onMove(held);
+        List<String> byPosition = new ArrayList<>(all.keySet());
+        byPosition.sort(java.util.Comparator.comparingInt(k -> arena.position(arena.slotOf(k))));
+        int chunks = arena.chunkCount();
+        assertThat(chunks).isGreaterThan(16);
+        Map<String, Integer> kept = new HashMap<>();
+        for (int k = 0; k < byPosition.size(); k++) {
+            String key = byPosition.get(k);
+            int slot = arena.slotOf(key);
+            int chunk = arena.chunkOf(slot);
+            if (chunk == 0 || (chunk == 1 && k % 2 == 0)) {
+                arena.drop(slot);
+            } else {
+                kept.put(key, arena.position(slot));
+                if (chunk <= 2) {
+                    held.add(key.hashCode(), arena.position(slot), k);
+                }
+            }
+        }
+        arena.reclaimChunks(0, 1_000_000, 8, Integer.MAX_VALUE);
+        assertThat(arena.compactions()).isEqualTo(1);
+        // What the walk is for: less than an eighth of the arena copied.
+        assertThat(arena.compactedBytes()).isPositive().isLessThan(arena.bytes() / 8);
+        assertThat(arena.chunkCount()).isLessThan(chunks);
+        int moved = 0;
+        for (Map.Entry<String, Integer> e : kept.entrySet()) {
+            int slot = arena.slotOf(e.getKey());
+            assertThat(slot).as(e.getKey()).isNotNegative();
+            assertThat(arena.chunkOf(slot)).isNotIn(0, 1);
+            int was = (e.getValue() - 1) / PackedKeys.MAX_CHUNK;
+            int pos = arena.position(slot);
+            assertThat(pos != e.getValue()).as(e.getKey()).isEqualTo(was == 1);
+            moved += was == 1 ? 1 : 0;
+            assertThat(PackedFilter.pack(arena.unpack(slot, sizings), 0))
+                    .isEqualTo(all.get(e.getKey()));
+            if (was <= 2) {
+                long[] his = held.take(e.getKey().hashCode(), pos);
+                assertThat(his).as(e.getKey()).isNotNull();
+                assertThat(his[0]).isEqualTo(1);
+                assertThat(byPosition.get((int) his[1])).isEqualTo(e.getKey());
+            }
+        }
+        assertThat(moved).isPositive();
+        assertThat(held.isEmpty()).isTrue();
+        // A chunk all garbage goes with nothing to copy.
+        int left = arena.chunkCount();
+        long copied = arena.compactedBytes();
+        for (String key : kept.keySet()) {
+            int slot = arena.slotOf(key);
+            if (arena.chunkOf(slot) == 3) {
+                arena.drop(slot);
+            }
+        }
+        arena.reclaimChunks(0, 1_000_000, 8, Integer.MAX_VALUE);
+        assertThat(arena.compactions()).isEqualTo(2);
+        assertThat(arena.compactedBytes()).isEqualTo(copied);
+        assertThat(arena.chunkCount()).isEqualTo(left - 1);
     }
 
     @Test
