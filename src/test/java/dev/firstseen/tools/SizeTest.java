@@ -75,11 +75,11 @@ class SizeTest {
         String hundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 100_000_000, 4 * GIB);
-        // 3.75 B/URL checkpointed: 37.5 GB; pages 2.51: 25.1 GB; 40 B for each of 100 M keys
+        // 3.75 B/URL checkpointed: 37.5 GB; pages 2.51: 25.1 GB; 35 B for each of 100 M keys
         // (packed between checkpoints).
-        assertThat(hundred).contains("37.5 GB").contains("25.1 GB").contains("4.0 GB");
+        assertThat(hundred).contains("37.5 GB").contains("25.1 GB").contains("3.5 GB");
         assertThat(hundred).contains("docs/simulate-subtask-10m-fpp1e-4-heap-session23.txt");
-        // (25.1 + 4.0) GB over 4 GiB slots is 7 slots.
+        // (25.1 + 3.5) GB over 4 GiB slots is 7 slots.
         assertThat(hundred).contains("slots: 7 (heap 7");
         String fiveHundred =
                 tenBillion(

@@ -185,14 +185,15 @@ public final class Size {
                                     + ": filter pages 2.51 B/URL, 100,000 keys of 100 URLs, first"
                                     + " class 512 (the same with 128)"),
                     new Figure(
-                            40,
-                            sim
-                                    + ": 100,000 cached keys, 99,885 of them packed, 0.40 B/URL of"
-                                    + " per-key objects after a checkpoint (the most heap at any"
-                                    + " point of a checkpoint interval, its flush included: 2.96"
-                                    + " B/URL at 1,000 records/s a subtask, 3.08 at 10,000 and"
-                                    + " 3.75 at 100,000, with 10 s checkpoints:"
-                                    + " docs/simulate-subtask-10m-fpp1e-4-held-table-session26.txt)"));
+                            35,
+                            "docs/simulate-subtask-10m-fpp1e-4-chunks-session27.txt: 100,000"
+                                    + " cached keys, 99,885 of them packed, 0.35 B/URL of per-key"
+                                    + " objects after a checkpoint (0.40 in "
+                                    + sim
+                                    + "; the most heap at any point of a checkpoint interval, its"
+                                    + " flush included: 2.88 B/URL at 1,000 records/s a subtask,"
+                                    + " 2.94 at 10,000 and 3.62 at 100,000, with 10 s"
+                                    + " checkpoints)"));
         }
         return smallKeys(
                 f,
