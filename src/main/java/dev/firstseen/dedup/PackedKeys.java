@@ -142,7 +142,7 @@ final class PackedKeys implements PackedInserts.Hashes {
 
     /**
      * {@link #add(byte[], int)}, where a new chunk, if one is needed, is sized for {@code hint}
-     * bytes (this key's and those to be added after it; up to {@link #MAX_CHUNK}), so that a
+     * bytes (this key's and those to be added after it; up to {@link #chunkTarget}), so that a
      * checkpoint's packing leaves no room unused.
      */
     boolean add(byte[] p, int hash, long hint) {
@@ -354,7 +354,7 @@ final class PackedKeys implements PackedInserts.Hashes {
     }
 
     /**
-     * Chunks of less than an eighth of {@link #MAX_CHUNK} past which a checkpoint's compaction
+     * Chunks of less than an eighth of {@link #chunkTarget} past which a checkpoint's compaction
      * copies them into larger ones: each checkpoint's packing may start one, sized to what it
      * packs, and an arena that gets no garbage would otherwise run out of chunk indexes.
      */
@@ -563,7 +563,9 @@ final class PackedKeys implements PackedInserts.Hashes {
     /**
      * Room for {@code len} bytes in the current chunk; its position, or -1. If the current chunk is
      * full (or none is current: a compaction empties it), a new one at a free index: of {@code
-     * hint} bytes if positive (and up to {@link #MAX_CHUNK}), else twice the current one.
+     * hint} bytes if positive, else twice the current one, up to {@link #chunkTarget} (or the key's
+     * size if larger), once the current chunk is cut to what it holds if much of it would stay
+     * unused ({@link #trimCurrent}).
      */
     private int reserve(int len, long hint) {
         if (len > MAX_CHUNK) {
@@ -611,7 +613,7 @@ final class PackedKeys implements PackedInserts.Hashes {
                         Math.min(MAX_CHUNK, Long.highestOneBit(allocated / TARGET_CHUNKS)));
     }
 
-    static final int TARGET_CHUNKS = 256;
+    private static final int TARGET_CHUNKS = 256;
 
     static final int MIN_TARGET = 64 << 10;
 
