@@ -420,16 +420,11 @@ final class PackedKeys implements PackedInserts.Hashes {
 
     /** The slot of the key of {@code hash} at {@link #position} {@code pos}, which is packed. */
     int slotAt(int hash, int pos) {
-        int[] t = table;
-        int mask = t.length - 1;
-        for (int i = FilterCache.slot(hash, mask); ; i = (i + 1) & mask) {
-            if (t[i] == pos) {
-                return i;
-            }
-            if (t[i] == 0) {
-                throw new IllegalStateException("No packed key at position " + pos);
-            }
+        int i = slotOrNone(hash, pos);
+        if (i < 0) {
+            throw new IllegalStateException("No packed key at position " + pos);
         }
+        return i;
     }
 
     /** The hash of the key at {@link #position} {@code pos}. */
