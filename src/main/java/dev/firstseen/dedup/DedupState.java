@@ -41,8 +41,9 @@ public final class DedupState {
 
     /**
      * Keyed: a fingerprint filter's {@link PageJournal}, the inserts since its pages were last
-     * written whole, one element per checkpoint; there when the stored metadata says so ({@link
-     * FilterMeta#journal}). A list, so that RocksDB appends an element without reading the list.
+     * written whole, one element per checkpoint and per batch written between checkpoints; there
+     * when the stored metadata says so ({@link FilterMeta#journal}). A list, so that RocksDB
+     * appends an element without reading the list.
      */
     public static ListStateDescriptor<byte[]> pageJournal() {
         return new ListStateDescriptor<>("page-journal", BytePrimitiveArraySerializer.INSTANCE);

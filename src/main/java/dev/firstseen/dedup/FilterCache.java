@@ -1,6 +1,7 @@
 package dev.firstseen.dedup;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -17,9 +18,17 @@ import java.util.Locale;
  * {@link #probe} answers a duplicate from it; {@link #get} unpacks it. A new URL of a packed key
  * leaves it packed too ({@link #getUnlessPackedHolds}): the cache holds its fingerprint beside the
  * arena ({@link PackedInserts}) and inserts it into the key's filter when the key is unpacked, when
- * the cache evicts, or at the next checkpoint's flush, which then packs the key again. Packed keys
- * with no inserts held had no new URL since the last checkpoint, so eviction takes them before any
- * filter, in their table's order.
+ * the cache evicts, or at the next checkpoint's flush, which then packs the key again. A key whose
+ * new URL would add a class or pass {@link #MAX_HELD} held ones gets them into its filter and is
+ * packed again at once, as due ({@link PackedFilter#isDue}): with the inserts its journal lacks,
+ * for the next checkpoint's flush to write; a due key that gets there again is unpacked until that
+ * checkpoint. Packed keys with no inserts held and not due had no new URL since the last
+ * checkpoint, so eviction takes them before any filter, in their table's order (a due one is
+ * written whole first).
+ *
+ * <p>Keyed state is written between checkpoints by eviction and by {@link #update}, for a filter
+ * with {@link #JOURNAL_BATCH} inserts not in state. What a checkpoint holds is what state held at
+ * its barrier, the flush before it included.
  *
  * <p>Not thread-safe: one instance per operator instance, used from the task thread.
  */
@@ -76,6 +85,9 @@ final class FilterCache {
     /** Whether the last {@link #getUnlessPackedHolds} that answered null held a new URL. */
     private boolean heldNew;
 
+    /** Whether a key may be packed as due ({@link PackedFilter#isDue}) since the last flush. */
+    private boolean anyDue;
+
     /** The most {@link #bytes()} during the last {@link #flushAll()} and {@link #pack()}. */
     private long flushPeak;
 
@@ -109,6 +121,8 @@ final class FilterCache {
     private long bytes;
     private long evictions;
     private long unpacks;
+    private long duePacks;
+    private long earlyJournals;
     private long packedAnswers;
 
     FilterCache(Backing backing, long budgetBytes) {
@@ -142,12 +156,24 @@ final class FilterCache {
      * or set), marks it dirty if it is, and evicts other keys while the cache is over its budget.
      */
     void update(KeyFilter f, long bytesBefore) throws Exception {
+        if (f.pendingCount() >= JOURNAL_BATCH) {
+            backing.flush(f);
+            earlyJournals++;
+        }
         bytes += f.bytes() - bytesBefore;
         markDirty(f);
         if (budgetBytes() > budget) {
             evict(f);
         }
     }
+
+    /**
+     * The most inserts a cached filter keeps for its journal between checkpoints (an 8 KiB array):
+     * with the next, keyed state gets them ({@link Backing#flush}). At 100,000 records/s a subtask
+     * in the subtask simulation, the 108 keys too large to pack held 2.6 MB of such inserts before
+     * each checkpoint; a journal element of 1,023 entries codes them as tightly as a larger one.
+     */
+    static final int JOURNAL_BATCH = 1023;
 
     /**
      * The bytes weighed against the budget: the filters, and the packed keys without the arena's
@@ -323,7 +349,7 @@ final class FilterCache {
      */
     long flushAll() throws Exception {
         flushPeak = bytes();
-        long n = inserts.isEmpty() ? 0 : flushHeld();
+        long n = inserts.isEmpty() && !anyDue ? 0 : flushHeld();
         for (KeyFilter f : dirty) {
             if (!f.queued) {
                 continue; // left the cache since it was listed
@@ -360,32 +386,68 @@ final class FilterCache {
         // the flush has begun, it copies out only the chunks it went through.
         reclaimFlushed(Integer.MAX_VALUE);
         long[] n = {0};
+        if (anyDue) {
+            // Packed keys written between checkpoints with their pending inserts, whether they
+            // hold URLs again or not, in the arena's order as below.
+            anyDue = false;
+            for (int pos : packed.duePositions()) {
+                int hash = packed.hashAt(pos);
+                int i = packed.slotAt(hash, pos);
+                int chunk = packed.chunkOf(i);
+                n[0] += repack(i, inserts.isEmpty() ? null : inserts.take(hash, pos), true);
+                flushPeak = Math.max(flushPeak, bytes());
+                reclaimFlushed(chunk);
+            }
+        }
         takeAllHeld(
                 (i, his) -> {
                     int chunk = packed.chunkOf(i);
-                    KeyFilter f = packed.unpack(i, sizings);
-                    packedPages -= f.loadedPages();
-                    packed.drop(i);
-                    backing.insertAll(f, his);
-                    n[0] += backing.flush(f);
-                    int sizing =
-                            f.packable() && f.tableSlots() <= packMaxPages
-                                    ? sizingIndex(f.meta.sizing())
-                                    : -1;
-                    byte[] p = sizing < 0 ? null : PackedFilter.pack(f, sizing);
-                    if (p != null && packed.add(p, f.keyHash(), packed.chunkTarget())) {
-                        packedPages += f.loadedPages();
-                        f.discard();
-                    } else { // it grew past what is packed, or the arena is full: an object
-                        put(f);
-                        bytes += f.bytes();
-                    }
+                    n[0] += repack(i, his, true);
                     flushPeak = Math.max(flushPeak, bytes());
                     reclaimFlushed(chunk);
                 });
         // And what the last keys left, now that no key is to be gone through.
         reclaimFlushed(Integer.MAX_VALUE);
         return n[0];
+    }
+
+    /**
+     * Inserts {@code his} (their count at index 0; null for none) into the filter of the packed key
+     * in slot {@code i} and packs it again at the arena's end; its old pack is garbage, left for
+     * the caller to reclaim. If {@code write}, or if the key has {@link #JOURNAL_BATCH} inserts
+     * pending for its journal, keyed state gets the filter first ({@link Backing#flush}); otherwise
+     * the key is packed as due ({@link PackedFilter#isDue}) with its pending inserts, for the next
+     * checkpoint's flush to write. A filter that grew past what is packed, or that the arena cannot
+     * take, stays as an object (in the dirty list if it was not written). Returns the pages
+     * written.
+     */
+    private int repack(int i, long[] his, boolean write) throws Exception {
+        KeyFilter f = packed.unpack(i, sizings);
+        packedPages -= f.loadedPages();
+        packed.drop(i);
+        if (his != null) {
+            backing.insertAll(f, his);
+        }
+        int n = 0;
+        if (write || f.pendingCount() >= JOURNAL_BATCH) {
+            n = backing.flush(f);
+            write = true;
+        }
+        boolean packable = write ? f.packable() : f.packableWithPending();
+        int sizing = packable && f.tableSlots() <= packMaxPages ? sizingIndex(f.meta.sizing()) : -1;
+        byte[] p = sizing < 0 ? null : PackedFilter.pack(f, sizing, !write);
+        if (p != null && packed.add(p, f.keyHash(), packed.chunkTarget())) {
+            packedPages += f.loadedPages();
+            f.discard();
+            anyDue |= !write;
+        } else {
+            put(f);
+            bytes += f.bytes();
+            if (!write) {
+                markDirty(f);
+            }
+        }
+        return n;
     }
 
     /** The flush's compaction of the chunks before chunk {@code below} ({@link #flushHeld}). */
@@ -477,9 +539,11 @@ final class FilterCache {
      * held new URLs do, it is a duplicate; otherwise {@code fp} is new, and if the key's newest
      * class has room for it beside the held ones, the cache holds it as one more, to be inserted
      * into the filter later (the caller must treat it as inserted; {@link #heldNew()} tells which
-     * of the two null means). A key whose newest class is full is unpacked, as its insert adds a
-     * class. One search of the packed keys for both, as every record that L1 does not answer comes
-     * here.
+     * of the two null means). If the key's newest class has no room for it, or it holds {@link
+     * #MAX_HELD} already, the held URLs and this one go into the key's filter, and the key is
+     * packed again as due, holding none, or if it was due already, stays an object until the next
+     * checkpoint; the same null then. One search of the packed keys for both, as every record that
+     * L1 does not answer comes here.
      */
     KeyFilter getUnlessPackedHolds(Object key, Fingerprint fp, boolean exactPagesOnly)
             throws Exception {
@@ -506,11 +570,22 @@ final class FilterCache {
         if (held < 0) {
             return null;
         }
-        if ((int) newest <= held || held >= MAX_HELD) {
-            return unpack(i, key); // the filter adds a class for it, or it gets many new URLs
-        }
-        inserts.add(hash, pos, fp.hi);
         heldNew = true;
+        if ((int) newest <= held || held >= MAX_HELD) {
+            long[] his = held == 0 ? new long[2] : inserts.take(hash, pos);
+            his = Arrays.copyOf(his, held + 2);
+            his[0] = held + 1;
+            his[held + 1] = fp.hi;
+            if (packed.isDue(i)) { // packed again since the last checkpoint already: a hot key
+                merge(unpackAt(i, true), his);
+            } else {
+                duePacks++;
+                repack(i, his, false);
+                packed.reclaim(bytes + inserts.bytes());
+            }
+        } else {
+            inserts.add(hash, pos, fp.hi, (int) (newest >>> 32));
+        }
         if (budgetBytes() > budget) {
             evict(null);
         }
@@ -518,12 +593,29 @@ final class FilterCache {
     }
 
     /**
-     * The most new URLs held for one packed key; its next one unpacks it. A record of a key with
-     * held URLs walks the probe run that holds them all, and past a few dozen of them (a 12-byte
-     * slot each, 15 to 30 bytes with the table's room) the key's objects and garbage (about 275
-     * bytes and its pack) weigh no more.
+     * The most new URLs held for one packed key; with its next one they go into its filter. A
+     * record of a key with held URLs walks the probe run that holds them all.
      */
     static final int MAX_HELD = 64;
+
+    /*
+     * Until the twenty-eighth session a 65th new URL, or one that would add a class, unpacked its
+     * key into objects until the next checkpoint. At 100,000 records/s a subtask in the subtask
+     * simulation (10 M URLs, 100,000 Zipf keys, 1e-4) that left 583 keys as objects before each
+     * checkpoint, 7.0 MB against the 3.8 MB of their packs; with the inserts the large keys kept
+     * for their journals (2.6 MB) and the held URLs' table (3.1 MB in 12-byte slots) the heap
+     * peaked at 3.62 B/URL. Packed again at once as due, such a key costs its pack, its pending
+     * inserts (8 bytes each) and the garbage of its old pack. Packing hot keys again every 64 new
+     * URLs copied the arena whole about six times an interval there (their old packs lie spread
+     * over the chunks the last flush wrote) and on the 50 M stream, where every key is hot, 12 GB
+     * a subtask in 70 s; packing a key again once an interval and unpacking it the second time
+     * peaked alike (3.26 against 3.25) for less than half the copying. Writing such keys to state
+     * instead of keeping their inserts pending (3.19) made the checkpoint larger at 50 M (2.66 and
+     * 2.78 B/URL against 2.51 and 2.65: a journal element every 64 URLs instead of one a
+     * checkpoint) and was withdrawn. Holding 16, 32 or 128 URLs a key instead of 64 peaked alike
+     * or higher: the held table is sized by the URLs of every key an interval touches, one to
+     * three for most of them. README, One subtask of a 10-billion-URL crawl.
+     */
 
     /** Whether the last {@link #getUnlessPackedHolds} that answered null held a new URL. */
     boolean heldNew() {
@@ -589,6 +681,7 @@ final class FilterCache {
      * are garbage, which a compaction reclaims now if {@code reclaim} and the garbage calls for it.
      */
     private KeyFilter unpackAt(int i, boolean reclaim) {
+        boolean due = packed.isDue(i);
         KeyFilter f = packed.unpack(i, sizings);
         packedPages -= f.loadedPages();
         if (reclaim) {
@@ -599,6 +692,9 @@ final class FilterCache {
         unpacks++;
         put(f);
         bytes += f.bytes();
+        if (due) {
+            markDirty(f); // what keyed state lacks is written at the next checkpoint
+        }
         return f;
     }
 
@@ -673,15 +769,34 @@ final class FilterCache {
     String arenaSummary() {
         return String.format(
                 Locale.ROOT,
-                "%d arena compactions copied %d bytes in %d ms",
+                "%d arena compactions copied %d bytes in %d ms; %d keys packed again as due, %d"
+                        + " journal batches written between checkpoints",
                 packed.compactions(),
                 packed.compactedBytes(),
-                packed.compactionNanos() / 1_000_000);
+                packed.compactionNanos() / 1_000_000,
+                duePacks,
+                earlyJournals);
     }
 
     /** Packed keys unpacked by a record of theirs since the cache was created. */
     long unpacks() {
         return unpacks;
+    }
+
+    /**
+     * Packed keys packed again as due ({@link PackedFilter#isDue}) by a new URL that would add a
+     * class or pass {@link #MAX_HELD} held ones, since the cache was created.
+     */
+    long duePacks() {
+        return duePacks;
+    }
+
+    /**
+     * Journal elements written for cached filters between checkpoints ({@link #JOURNAL_BATCH}),
+     * since the cache was created.
+     */
+    long earlyJournals() {
+        return earlyJournals;
     }
 
     /** New URLs of packed keys held beside them since the cache was created. */

@@ -130,6 +130,33 @@ final class KeyFilter {
                 && rebuild == null;
     }
 
+    /**
+     * {@link #packable()}, except that the filter may have inserts pending for its journal and be
+     * in the cache's dirty list: {@link PackedFilter} keeps the pending inserts, and the cache must
+     * make keyed state hold them at the next checkpoint (a packed key written between checkpoints,
+     * {@link FilterCache#getUnlessPackedHolds}).
+     */
+    boolean packableWithPending() {
+        return meta.isFingerprints()
+                && !meta.journal
+                && key instanceof byte[]
+                && slots != NO_SLOTS
+                && slotCount() <= PackedFilter.MAX_SLOTS
+                && rebuild == null;
+    }
+
+    /** The inserts pending for the journal: their count at index 0, then each; null if none. */
+    long[] pending() {
+        return pending;
+    }
+
+    /** Gives back the pending inserts {@link #pending()} returned, for an unpacked filter. */
+    void restorePending(long[] p) {
+        dropPending();
+        pending = p;
+        bytes += arrayBytes(8 * p.length);
+    }
+
     /** The key's bytes, for a {@link #packable()} filter. */
     byte[] keyBytes() {
         return (byte[]) key;

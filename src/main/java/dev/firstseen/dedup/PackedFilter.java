@@ -16,7 +16,8 @@ import java.util.List;
  * more) and count, the journaled count, the created-here bits (zigzag), the page table's slot
  * count, the dirty-bit words (their count, then each; only with {@link #DIRTY_BITS}), and a code
  * per slot (0 not loaded, 1 {@link KeyFilter#ABSENT}, else the page's length plus one); then the
- * pages, one after another.
+ * pages, one after another; then, only with {@link #DUE}, the count of inserts pending for the
+ * key's journal (varint) and each as 8 bytes.
  */
 final class PackedFilter {
     /*
@@ -39,6 +40,12 @@ final class PackedFilter {
     private static final int DIRTY_BITS = 32;
 
     /**
+     * Keyed state lacks inserts of this key that its journal does not hold either (those pending,
+     * or all since the last whole write if one is due): the next checkpoint's flush must write it.
+     */
+    private static final int DUE = 64;
+
+    /**
      * The most page-table slots a packed key may have. A probe of a packed key walks its slot
      * codes, and packing and unpacking copy every page: keys of more pages than this (more than
      * about 5,000 URLs in approximate mode at 1e-4, 2,000 in exact mode's pages of 128 entries)
@@ -53,6 +60,14 @@ final class PackedFilter {
 
     /** {@code f} packed, its sizing being {@code sizingIndex} in the cache's list. */
     static byte[] pack(KeyFilter f, int sizingIndex) {
+        return pack(f, sizingIndex, false);
+    }
+
+    /**
+     * {@code f} packed, and if {@code due} marked as one the next checkpoint must write ({@link
+     * #isDue}), with its pending inserts.
+     */
+    static byte[] pack(KeyFilter f, int sizingIndex, boolean due) {
         FilterMeta m = f.meta;
         byte[] key = f.keyBytes();
         long[] dirty = f.loneDirty() ? null : f.dirtyBits();
@@ -62,7 +77,10 @@ final class PackedFilter {
                         | (dirty != null ? DIRTY_BITS : 0)
                         | (f.wholeDue() ? WHOLE_DUE : 0)
                         | (m.isExactFingerprints() ? EXACT : 0)
-                        | (m.saturated ? SATURATED : 0);
+                        | (m.saturated ? SATURATED : 0)
+                        | (due ? DUE : 0);
+        long[] pending = due ? f.pending() : null;
+        int pendingCount = pending == null ? 0 : (int) pending[0];
         int classes = m.classCount();
         int slots = f.tableSlots();
         long[] fields = new long[5 + 3 * classes + (dirty == null ? 0 : 1 + dirty.length) + slots];
@@ -90,6 +108,9 @@ final class PackedFilter {
             pageBytes += page == null ? 0 : page.length;
         }
         int n = 1 + varintLength(key.length) + key.length + pageBytes;
+        if (due) {
+            n += varintLength(pendingCount) + 8 * pendingCount;
+        }
         for (long v : fields) {
             n += varintLength(v);
         }
@@ -106,6 +127,14 @@ final class PackedFilter {
             if (page != null) {
                 System.arraycopy(page, 0, p, at, page.length);
                 at += page.length;
+            }
+        }
+        if (due) {
+            at = putVarint(p, at, pendingCount);
+            for (int i = 1; i <= pendingCount; i++) {
+                for (int b = 56; b >= 0; b -= 8) {
+                    p[at++] = (byte) (pending[i] >>> b);
+                }
             }
         }
         return p;
@@ -181,16 +210,34 @@ final class PackedFilter {
                         sizing,
                         classes);
         m.saturated = (flags & SATURATED) != 0;
-        return KeyFilter.unpacked(
-                key,
-                m,
-                slots == 1 ? table[0] : table,
-                dirty,
-                (flags & LONE_DIRTY) != 0,
-                (flags & META_DIRTY) != 0,
-                (flags & WHOLE_DUE) != 0,
-                createdHere,
-                journaled);
+        KeyFilter f =
+                KeyFilter.unpacked(
+                        key,
+                        m,
+                        slots == 1 ? table[0] : table,
+                        dirty,
+                        (flags & LONE_DIRTY) != 0,
+                        (flags & META_DIRTY) != 0,
+                        (flags & WHOLE_DUE) != 0,
+                        createdHere,
+                        journaled);
+        if ((flags & DUE) != 0) {
+            r.at = at;
+            int n = (int) r.next();
+            if (n > 0) {
+                long[] pending = new long[n + 1];
+                pending[0] = n;
+                for (int i = 1, b = r.at; i <= n; i++, b += 8) {
+                    long v = 0;
+                    for (int j = 0; j < 8; j++) {
+                        v = v << 8 | (p[b + j] & 0xFF);
+                    }
+                    pending[i] = v;
+                }
+                f.restorePending(pending);
+            }
+        }
+        return f;
     }
 
     /**
@@ -342,7 +389,12 @@ final class PackedFilter {
 
     /** True if keyed state lacks something this filter holds (a journal stands in for it). */
     static boolean isDirty(byte[] p, int start) {
-        return (p[start] & (META_DIRTY | LONE_DIRTY | DIRTY_BITS)) != 0;
+        return (p[start] & (META_DIRTY | LONE_DIRTY | DIRTY_BITS | DUE)) != 0;
+    }
+
+    /** True if the next checkpoint must write this key: it was packed with {@code due}. */
+    static boolean isDue(byte[] p, int start) {
+        return (p[start] & DUE) != 0;
     }
 
     /** True for exact mode's fingerprint pages ({@link FilterMeta#EXACT_FINGERPRINTS}). */
@@ -368,14 +420,24 @@ final class PackedFilter {
         return n;
     }
 
-    /** Bytes of the packed filter at {@code start} of {@code p}: its fields and its pages. */
+    /**
+     * Bytes of the packed filter at {@code start} of {@code p}: its fields, its pages and its
+     * pending inserts.
+     */
     static int length(byte[] p, int start) {
         int[] end = new int[1];
         long pages = 0;
         for (long code : codes(p, start, end)) {
             pages += code > 1 ? code - 1 : 0;
         }
-        return end[0] - start + (int) pages;
+        int at = end[0] + (int) pages;
+        if ((p[start] & DUE) != 0) {
+            Reader r = new Reader(p, start);
+            r.at = at;
+            long n = r.next();
+            at = r.at + (int) (8 * n);
+        }
+        return at - start;
     }
 
     /** The slot codes; {@code end[0]}, if given, becomes where the pages start. */

@@ -4,11 +4,12 @@ import java.util.Arrays;
 
 /**
  * The new URLs of packed keys ({@link PackedKeys}) since the last checkpoint, held beside the arena
- * instead of unpacking the key: for each URL, the high half of its fingerprint (all that a
- * fingerprint filter and its page journal read of it, {@link FingerprintClass#prefix}) and its
- * key's position in the arena, which names the key. A key's inserts leave when its filter is needed
- * as an object ({@link FilterCache}) or at the next checkpoint's flush, which inserts them into the
- * filter; a compaction that moves a key tells this where to ({@link #moved}).
+ * instead of unpacking the key: for each URL, the top bits of its fingerprint's high half (all that
+ * a fingerprint filter and its page journal read of it, {@link FingerprintClass#prefix}: 32, or all
+ * 64 for a class wider than 32) and its key's position in the arena, which names the key. A key's
+ * inserts leave when its filter is needed as an object ({@link FilterCache}) or at the next
+ * checkpoint's flush, which inserts them into the filter; a compaction that moves a key tells this
+ * where to ({@link #moved}).
  *
  * <p>Held inserts answer as the filter would once they are in it: a fingerprint is among them if
  * its prefix of its class's width equals one of theirs ({@link #countUnlessHolds}). The cache holds
@@ -31,6 +32,10 @@ final class PackedInserts {
      * walks the whole run anyway, as it counts the key's URLs, and compares positions only.
      * Measured, 786,464 bytes for 27,970 URLs of 17,020 keys at four fifths (the table twice the
      * size the URLs fill), 393,248 at seven eighths (README, One subtask of a 10-billion-URL crawl).
+     * Since the twenty-eighth session a slot keeps the top 32 bits of the half, 8 bytes with its
+     * position: approximate mode's packed keys have classes of up to about 31 bits at 1e-4, and
+     * at 100,000 records/s a subtask the table of 262,144 slots went from 3.1 to 2.1 MB. The low
+     * halves get an array of their own once a key of a wider class holds a URL (exact mode).
      */
 
     /** The key's hash of an arena position ({@link PackedKeys#hashAt}). */
@@ -43,7 +48,15 @@ final class PackedInserts {
     /** One more than the key's arena position ({@link PackedKeys#position}); 0 is an empty slot. */
     private int[] positions = new int[0];
 
-    private long[] his = new long[0];
+    /** The top 32 bits of each slot's fingerprint half. */
+    private int[] highs = new int[0];
+
+    /**
+     * The low 32 bits of each slot's fingerprint half; null until a key whose newest class is wider
+     * than 32 bits holds one (exact mode's classes are 55 to 63 bits wide, approximate mode's at
+     * 1e-4 up to about 30).
+     */
+    private int[] lows;
 
     private int size;
     private int keys;
@@ -69,7 +82,8 @@ final class PackedInserts {
 
     /** Heap held: the table; 0 while empty. */
     long bytes() {
-        return positions.length == 0 ? 0 : 32 + 12L * positions.length;
+        int n = positions.length;
+        return n == 0 ? 0 : 32 + 8L * n + (lows == null ? 0 : 16 + 4L * n);
     }
 
     /** Fingerprints added since this was created. */
@@ -86,13 +100,11 @@ final class PackedInserts {
             return 0;
         }
         int[] p = positions;
-        long[] h = his;
         int mask = p.length - 1;
-        int shift = 64 - width;
         int n = 0;
         for (int i = FilterCache.slot(hash, mask); p[i] != 0; i = (i + 1) & mask) {
             if (p[i] == pos) {
-                if ((h[i] ^ hi) >>> shift == 0) {
+                if (((hiAt(i) ^ hi) >>> (64 - width)) == 0) {
                     return -1;
                 }
                 n++;
@@ -101,13 +113,25 @@ final class PackedInserts {
         return n;
     }
 
-    /** Holds {@code hi} for the key of {@code hash} at arena position {@code pos}. */
-    void add(int hash, int pos, long hi) {
+    /** The fingerprint half in slot {@code i}: its top 32 bits, or all 64 once lows are kept. */
+    private long hiAt(int i) {
+        long h = (long) highs[i] << 32;
+        return lows == null ? h : h | (lows[i] & 0xFFFF_FFFFL);
+    }
+
+    /**
+     * Holds {@code hi} for the key of {@code hash} at arena position {@code pos}, whose newest
+     * class is {@code width} bits wide: its top {@code max(32, width)} bits are kept.
+     */
+    void add(int hash, int pos, long hi, int width) {
         added++;
         if (8 * (size + 1) > 7 * positions.length) {
             rehash(Math.max(64, 2 * positions.length));
         }
-        if (place(positions, his, hash, pos, hi)) {
+        if (width > 32 && lows == null) {
+            lows = new int[positions.length];
+        }
+        if (place(positions, highs, lows, hash, pos, hi)) {
             keys++;
         }
         size++;
@@ -117,7 +141,7 @@ final class PackedInserts {
      * Puts {@code hi} at the end of its home's probe run; true if no slot of the run held {@code
      * pos}.
      */
-    private static boolean place(int[] p, long[] h, int hash, int pos, long hi) {
+    private static boolean place(int[] p, int[] hs, int[] ls, int hash, int pos, long hi) {
         int mask = p.length - 1;
         boolean first = true;
         int i = FilterCache.slot(hash, mask);
@@ -125,20 +149,22 @@ final class PackedInserts {
             first &= p[i] != pos;
         }
         p[i] = pos;
-        h[i] = hi;
+        hs[i] = (int) (hi >>> 32);
+        if (ls != null) {
+            ls[i] = (int) hi;
+        }
         return first;
     }
 
     /**
      * Removes the inserts of the key of {@code hash} at arena position {@code pos} and returns them
-     * (their count at index 0, then each), or null if it has none.
+     * (their count at index 0, then each as {@link #add} kept it), or null if it has none.
      */
     long[] take(int hash, int pos) {
         if (size == 0) {
             return null;
         }
         int[] p = positions;
-        long[] h = his;
         int mask = p.length - 1;
         int[] holes = null;
         int n = 0;
@@ -159,15 +185,14 @@ final class PackedInserts {
         long[] out = new long[n + 1];
         out[0] = n;
         for (int k = 0; k < n; k++) {
-            out[k + 1] = h[holes[k]];
+            out[k + 1] = hiAt(holes[k]);
             p[holes[k]] = 0;
         }
         size -= n;
         keys--;
         fillHoles(holes, n, i);
         if (size == 0) {
-            positions = new int[0];
-            his = new long[0];
+            clear();
         } else if (size < positions.length / 8 && positions.length > 64) {
             rehash(positions.length / 2);
         }
@@ -184,7 +209,8 @@ final class PackedInserts {
      */
     private void fillHoles(int[] holes, int n, int end) {
         int[] p = positions;
-        long[] h = his;
+        int[] hs = highs;
+        int[] ls = lows;
         int mask = p.length - 1;
         int base = holes[0];
         for (int j = (base + 1) & mask; j != end; j = (j + 1) & mask) {
@@ -197,7 +223,10 @@ final class PackedInserts {
                 if (((holes[k] - home) & mask) < reach) {
                     int to = holes[k];
                     p[to] = p[j];
-                    h[to] = h[j];
+                    hs[to] = hs[j];
+                    if (ls != null) {
+                        ls[to] = ls[j];
+                    }
                     p[j] = 0;
                     // j is a hole now, after those behind it and before those still ahead.
                     int at = k;
@@ -231,8 +260,7 @@ final class PackedInserts {
          * would add its size to the heap while the checkpoint's flush packs keys again.
          */
         int[] p = positions;
-        long[] h = his;
-        sortByPosition(p, h, 0, p.length);
+        sortByPosition(0, p.length);
         draining = true;
         try {
             int i = 0;
@@ -248,15 +276,16 @@ final class PackedInserts {
                 }
                 long[] out = new long[j - i + 1];
                 out[0] = j - i;
-                System.arraycopy(h, i, out, 1, j - i);
+                for (int k = i; k < j; k++) {
+                    out[k - i + 1] = hiAt(k);
+                }
                 drainFrom = j;
                 sink.accept(hashes.hashAt(pos), pos, out);
                 i = j;
             }
         } finally {
             draining = false;
-            positions = new int[0];
-            his = new long[0];
+            clear();
             size = 0;
             keys = 0;
         }
@@ -279,7 +308,7 @@ final class PackedInserts {
                 for (int i = at + 1; i < p.length && p[i] == from; i++) {
                     p[i] = to;
                 }
-                sortByPosition(p, his, drainFrom, p.length);
+                sortByPosition(drainFrom, p.length);
             }
             return;
         }
@@ -295,19 +324,20 @@ final class PackedInserts {
      * Heapsort of slots {@code from} to {@code to} (exclusive) by position, each fingerprint with
      * its position.
      */
-    private static void sortByPosition(int[] p, long[] h, int from, int to) {
+    private void sortByPosition(int from, int to) {
         int n = to - from;
         for (int i = n / 2 - 1; i >= 0; i--) {
-            siftDown(p, h, from, i, n);
+            siftDown(from, i, n);
         }
         for (int end = n - 1; end > 0; end--) {
-            swap(p, h, from, from + end);
-            siftDown(p, h, from, 0, end);
+            swap(from, from + end);
+            siftDown(from, 0, end);
         }
     }
 
     /** Sifts heap node {@code i} of the heap of {@code n} slots from {@code base} on. */
-    private static void siftDown(int[] p, long[] h, int base, int i, int n) {
+    private void siftDown(int base, int i, int n) {
+        int[] p = positions;
         while (true) {
             int c = 2 * i + 1;
             if (c >= n) {
@@ -319,23 +349,35 @@ final class PackedInserts {
             if (p[base + i] >= p[base + c]) {
                 return;
             }
-            swap(p, h, base + i, base + c);
+            swap(base + i, base + c);
             i = c;
         }
     }
 
-    private static void swap(int[] p, long[] h, int i, int j) {
-        int t = p[i];
-        p[i] = p[j];
-        p[j] = t;
-        long u = h[i];
-        h[i] = h[j];
-        h[j] = u;
+    private void swap(int i, int j) {
+        swap(positions, i, j);
+        swap(highs, i, j);
+        if (lows != null) {
+            swap(lows, i, j);
+        }
+    }
+
+    private static void swap(int[] a, int i, int j) {
+        int t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+
+    private void clear() {
+        positions = new int[0];
+        highs = new int[0];
+        lows = null;
     }
 
     private void rehash(int capacity) {
         int[] p = new int[capacity];
-        long[] h = new long[capacity];
+        int[] hs = new int[capacity];
+        int[] ls = lows == null ? null : new int[capacity];
         // From an empty slot on, so that each probe run is placed in its order.
         int n = positions.length;
         int start = 0;
@@ -345,10 +387,11 @@ final class PackedInserts {
         for (int k = 0; k < n; k++) {
             int i = (start + k) & (n - 1);
             if (positions[i] != 0) {
-                place(p, h, hashes.hashAt(positions[i]), positions[i], his[i]);
+                place(p, hs, ls, hashes.hashAt(positions[i]), positions[i], hiAt(i));
             }
         }
         positions = p;
-        his = h;
+        highs = hs;
+        lows = ls;
     }
 }

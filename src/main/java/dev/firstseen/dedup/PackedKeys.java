@@ -199,6 +199,12 @@ final class PackedKeys implements PackedInserts.Hashes {
         return PackedFilter.isDirty(chunk(e), offset(e));
     }
 
+    /** {@link PackedFilter#isDue} for the key in slot {@code i}. */
+    boolean isDue(int i) {
+        int e = table[i];
+        return PackedFilter.isDue(chunk(e), offset(e));
+    }
+
     int loadedPages(int i) {
         int e = table[i];
         return PackedFilter.loadedPages(chunk(e), offset(e));
@@ -425,6 +431,26 @@ final class PackedKeys implements PackedInserts.Hashes {
             throw new IllegalStateException("No packed key at position " + pos);
         }
         return i;
+    }
+
+    /**
+     * The positions of the keys packed as due ({@link PackedFilter#isDue}), in the arena's order
+     * (walks every key).
+     */
+    int[] duePositions() {
+        int n = 0;
+        int[] out = new int[16];
+        for (int e : table) {
+            if (e != 0 && PackedFilter.isDue(chunk(e), offset(e))) {
+                if (n == out.length) {
+                    out = Arrays.copyOf(out, 2 * n);
+                }
+                out[n++] = e;
+            }
+        }
+        out = Arrays.copyOf(out, n);
+        Arrays.sort(out);
+        return out;
     }
 
     /** The hash of the key at {@link #position} {@code pos}. */

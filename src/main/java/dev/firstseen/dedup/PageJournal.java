@@ -5,7 +5,8 @@ import java.util.Arrays;
 
 /**
  * A key's page journal: the fingerprints inserted into its fingerprint pages since the pages were
- * last written whole, one list element per checkpoint that wrote some ({@link
+ * last written whole, one list element per checkpoint that wrote some, and one per batch a cached
+ * key writes between checkpoints ({@link FilterCache#JOURNAL_BATCH}) ({@link
  * DedupState#pageJournal()}). The key's stored pages and metadata are the state before them, so
  * inserting them again rebuilds the metadata and the pages' sets as they were on the heap: an
  * insert into a fingerprint filter depends only on the metadata and pages it meets (growth and page

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firstseen.dedup.FilterCacheTest.JournalingBacking;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -136,6 +137,45 @@ class PackedFilterTest {
         assertThat(cache.unpacks()).isEqualTo(packed);
         assertThat(cache.bytes()).isEqualTo(bytes);
         assertThat(cache.pages()).isEqualTo(pages);
+    }
+
+    /**
+     * A key packed as due keeps the inserts pending for its journal after its pages: its length
+     * covers them, it reads as dirty, probes answer as the filter does, and unpacked (here from
+     * inside a larger array, as in the arena) it has the same pending inserts and answers.
+     */
+    @ParameterizedTest(name = "{0} mode")
+    @ValueSource(strings = {"approximate", "exact"})
+    void aDueKeyKeepsItsPendingInserts(String mode) throws Exception {
+        JournalingBacking b = new JournalingBacking(filterOf(mode));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE, 0);
+        String key = "due.example.com";
+        insert(cache, b, key, 0, 300);
+        cache.flushAll(); // written whole: later inserts are pending for the journal
+        insert(cache, b, key, 300, 340);
+        KeyFilter f = cache.get(key);
+        assertThat(f.pendingCount()).isEqualTo(40);
+        assertThat(f.packableWithPending()).isTrue();
+        List<Object> sizings = List.of(f.meta.sizing());
+        byte[] plain = PackedFilter.pack(f, 0);
+        byte[] due = PackedFilter.pack(f, 0, true);
+        assertThat(due.length).isEqualTo(plain.length + 1 + 8 * 40);
+        assertThat(PackedFilter.isDue(due, 0)).isTrue();
+        assertThat(PackedFilter.isDue(plain, 0)).isFalse();
+        assertThat(PackedFilter.isDirty(due, 0)).isTrue();
+        byte[] arena = new byte[7 + due.length + 10];
+        System.arraycopy(due, 0, arena, 7, due.length);
+        assertThat(PackedFilter.length(arena, 7)).isEqualTo(due.length);
+        KeyFilter u = PackedFilter.unpack(arena, 7, sizings);
+        assertThat(u.pendingCount()).isEqualTo(40);
+        assertThat(Arrays.copyOf(u.pending(), 41)).isEqualTo(Arrays.copyOf(f.pending(), 41));
+        assertThat(u.mayJournal()).isEqualTo(f.mayJournal());
+        for (int x = -2000; x < 1000; x++) {
+            boolean want = f.mightContain(fp(key, x), b.state.source(key));
+            assertThat(u.mightContain(fp(key, x), b.state.source(key))).as("%d", x).isEqualTo(want);
+            assertThat(PackedFilter.mightContain(arena, 7, fp(key, x))).isEqualTo(want ? 1 : 0);
+        }
+        assertThat(PackedFilter.unpack(plain, 0, sizings).pendingCount()).isZero();
     }
 
     /** What a filter holds and answers, as a string to compare. */

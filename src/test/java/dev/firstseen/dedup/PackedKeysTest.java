@@ -332,7 +332,7 @@ class PackedKeysTest {
             } else {
                 kept.put(key, arena.position(slot));
                 if (chunk <= 2) {
-                    held.add(key.hashCode(), arena.position(slot), k);
+                    held.add(key.hashCode(), arena.position(slot), k, 64);
                 }
             }
         }

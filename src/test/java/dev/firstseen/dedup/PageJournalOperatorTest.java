@@ -192,6 +192,67 @@ class PageJournalOperatorTest {
         assertThat(emitted(restored)).containsExactlyElementsOf(firstSightings(fresh));
     }
 
+    /**
+     * Keyed state gets new fingerprints between checkpoints too: a key held as an object appends a
+     * journal element for every {@link FilterCache#JOURNAL_BATCH} of them. Packed keys that pass
+     * {@link FilterCache#MAX_HELD} held URLs are packed again with them pending, and written at the
+     * checkpoint. A restore from the next checkpoint finds them all; one from the checkpoint before
+     * finds none of them, as the records that brought them come again.
+     */
+    @Test
+    void fingerprintsWrittenBetweenCheckpointsSurviveARestore() throws Exception {
+        DedupConfig cfg = exactPages(64 << 20, 1.0);
+        var h = t.harness(cfg, 1, 0, null);
+        DedupOperator op = (DedupOperator) h.getOperator();
+        // Key 0 grows too large to pack; keys 1 to 8 are packed at the first checkpoint.
+        List<CanonicalUrl> first = new ArrayList<>();
+        for (int p = 0; p < 20_000; p++) {
+            first.add(url(0, p));
+        }
+        for (int k = 1; k <= 8; k++) {
+            for (int p = 0; p < 150; p++) {
+                first.add(url(k, p));
+            }
+        }
+        feed(h, first);
+        OperatorSubtaskState before = checkpoint(h, 1);
+        assertThat(op.cache().packedKeys()).as("small keys packed").isEqualTo(8);
+        List<CanonicalUrl> then = new ArrayList<>();
+        for (int p = 20_000; p < 20_000 + 3 * FilterCache.JOURNAL_BATCH; p++) {
+            then.add(url(0, p));
+        }
+        // Keys 1 to 4 pass 64 held URLs once: packed again as due; keys 5 to 8 twice: unpacked.
+        for (int k = 1; k <= 8; k++) {
+            int more = k <= 4 ? FilterCache.MAX_HELD + 10 : 2 * FilterCache.MAX_HELD + 10;
+            for (int p = 150; p < 150 + more; p++) {
+                then.add(url(k, p));
+            }
+        }
+        feed(h, then);
+        assertThat(op.cache().earlyJournals()).as("batches of key 0").isEqualTo(3);
+        assertThat(op.cache().duePacks()).as("packed again as due").isEqualTo(8);
+        assertThat(op.cache().packedKeys()).as("still packed").isEqualTo(4);
+        assertThat(op.cache().unpacks()).as("due keys unpacked").isEqualTo(4);
+        assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES))
+                .as("journaled before the second checkpoint")
+                .isGreaterThanOrEqualTo(3L * FilterCache.JOURNAL_BATCH);
+        OperatorSubtaskState after = checkpoint(h, 2);
+        assertThat(emitted(h)).containsExactlyElementsOf(firstSightings(concat(first, then)));
+
+        var restored = t.harness(cfg, 1, 0, after);
+        feed(restored, concat(first, then));
+        assertThat(emitted(restored)).isEmpty();
+        assertThat(accumulator(restored, FirstSeenMetrics.PAGE_JOURNAL_REPLAYED))
+                .isGreaterThanOrEqualTo(3L * FilterCache.JOURNAL_BATCH);
+        List<CanonicalUrl> fresh = urls(2000, 9, 30_000, 1000, 31);
+        feed(restored, fresh);
+        assertThat(emitted(restored)).containsExactlyElementsOf(firstSightings(fresh));
+
+        var rolledBack = t.harness(cfg, 1, 0, before);
+        feed(rolledBack, concat(first, then));
+        assertThat(emitted(rolledBack)).containsExactlyElementsOf(firstSightings(then));
+    }
+
     /** A removal cannot be journaled: the key's pages are written whole, its journal cleared. */
     @Test
     void aForgottenUrlStaysForgottenAcrossARestore() throws Exception {
