@@ -133,8 +133,8 @@ final class KeyFilter {
     /**
      * {@link #packable()}, except that the filter may have inserts pending for its journal and be
      * in the cache's dirty list: {@link PackedFilter} keeps the pending inserts, and the cache must
-     * make keyed state hold them at the next checkpoint (a packed key written between checkpoints,
-     * {@link FilterCache#getUnlessPackedHolds}).
+     * make keyed state hold them at the next checkpoint (a key packed again as due, {@link
+     * FilterCache#getUnlessPackedHolds}).
      */
     boolean packableWithPending() {
         return meta.isFingerprints()
