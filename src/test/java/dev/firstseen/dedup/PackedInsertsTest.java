@@ -236,6 +236,42 @@ class PackedInsertsTest {
         }
     }
 
+    /**
+     * A due key that the cache evicts is written whole first: keyed state holds every URL of it
+     * before any checkpoint, and a record of it afterwards reads it back from state.
+     */
+    @Test
+    void anEvictedDueKeyIsWrittenWhole() throws Exception {
+        MemoryBacking b = new MemoryBacking(filterOf("approximate", 1e-4));
+        FilterCache cache = new FilterCache(b, 24_000);
+        for (int u = 0; u < 20; u++) {
+            record(cache, b, "a.example", fp("a.example", u), false);
+        }
+        cache.flushAll();
+        assertThat(cache.pack()).isEqualTo(1);
+        int last = 20 + FilterCache.MAX_HELD;
+        for (int u = 20; u <= last; u++) {
+            assertThat(record(cache, b, "a.example", fp("a.example", u), false)).isTrue();
+        }
+        assertThat(cache.duePacks()).isEqualTo(1);
+        int others = 0;
+        while (!b.load("a.example").mightContain(fp("a.example", last), b.source("a.example"))) {
+            assertThat(others).as("keys before the due key is evicted").isLessThan(2000);
+            String key = "other-" + others++ + ".example";
+            for (int u = 0; u < 20; u++) {
+                record(cache, b, key, fp(key, u), false);
+            }
+        }
+        assertThat(cache.evictions()).isPositive();
+        KeyFilter stored = b.load("a.example");
+        for (int u = 0; u <= last; u++) {
+            assertThat(stored.mightContain(fp("a.example", u), b.source("a.example")))
+                    .as("URL %d in state", u)
+                    .isTrue();
+            assertThat(record(cache, b, "a.example", fp("a.example", u), false)).isFalse();
+        }
+    }
+
     /** Held URLs match on their class's prefix, not on the whole fingerprint half. */
     @Test
     void heldUrlsMatchOnTheirClassPrefix() {
