@@ -390,8 +390,8 @@ final class FilterCache {
         reclaimFlushed(Integer.MAX_VALUE);
         long[] n = {0};
         if (anyDue) {
-            // Packed keys written between checkpoints with their pending inserts, whether they
-            // hold URLs again or not, in the arena's order as below.
+            // Keys packed again as due since the last flush, with their pending inserts, whether
+            // they hold URLs again or not, in the arena's order as below.
             anyDue = false;
             for (int pos : packed.duePositions()) {
                 int hash = packed.hashAt(pos);
@@ -795,8 +795,9 @@ final class FilterCache {
     }
 
     /**
-     * Journal elements written for cached filters between checkpoints ({@link #JOURNAL_BATCH}),
-     * since the cache was created.
+     * Times a cached filter's {@link #JOURNAL_BATCH} inserts went to keyed state between
+     * checkpoints (a journal element, or its pages written whole if its journal had no room), since
+     * the cache was created.
      */
     long earlyJournals() {
         return earlyJournals;
