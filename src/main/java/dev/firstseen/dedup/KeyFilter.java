@@ -120,14 +120,7 @@ final class KeyFilter {
      * a journal: the packed form keeps its dirty bits.
      */
     boolean packable() {
-        return meta.isFingerprints()
-                && !meta.journal
-                && key instanceof byte[]
-                && slots != NO_SLOTS
-                && slotCount() <= PackedFilter.MAX_SLOTS
-                && !queued
-                && pending == null
-                && rebuild == null;
+        return !queued && pending == null && packableWithPending();
     }
 
     /**
