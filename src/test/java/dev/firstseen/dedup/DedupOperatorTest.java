@@ -100,6 +100,14 @@ class DedupOperatorTest {
         return harness(cfg, parallelism, subtask, restore, jobParameters, backend);
     }
 
+    /** Closes {@code h} now, as a task that failed would be torn down. */
+    void discard(KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h)
+            throws Exception {
+        if (open.remove(h)) {
+            h.close();
+        }
+    }
+
     /** A harness on {@code backend} (the others run on RocksDB). */
     KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> harness(
             DedupConfig cfg,
