@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;
+import dev.firstseen.record.Op;
+import dev.firstseen.record.SourcePosition;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -122,61 +124,80 @@ class CrashRestoreRescaleTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}, seed {2}")
-    @MethodSource("cases")
-    void committedOutputHoldsEveryFirstSightingOnce(String name, DedupConfig cfg, long seed)
-            throws Exception {
-        List<CanonicalUrl> input = stream(30_000, 60, seed);
-        SplittableRandom rnd = new SplittableRandom(seed * 31 + 7);
-        List<String> committed = new ArrayList<>();
-        Exercised exercised = new Exercised();
+    /** What one schedule committed, where it ended, and what its cache did. */
+    private static final class Run {
+        final List<String> committed = new ArrayList<>();
+        final Exercised exercised = new Exercised();
+        OperatorSubtaskState last;
+        int lastParallelism;
+        int completed;
+        int failures;
+    }
 
+    /**
+     * Feeds {@code input} in chunks of 1 to 2,500 records; after each chunk a checkpoint completes
+     * (40%), one is taken and never completes (15%), a failure restores the last completed
+     * checkpoint into 1 to 3 subtasks and rewinds the input to its position (20%), or nothing
+     * happens. A last checkpoint completes at the end.
+     */
+    private Run run(DedupConfig cfg, List<CanonicalUrl> input, SplittableRandom rnd)
+            throws Exception {
+        Run run = new Run();
         int parallelism = 1 + rnd.nextInt(3);
         var subtasks = start(cfg, null, 0, parallelism);
         int[] marks = new int[parallelism]; // outputs of each subtask already committed
-        OperatorSubtaskState last = null; // the last completed checkpoint
-        int lastParallelism = 0;
         int lastPosition = 0;
         long id = 0;
-        int completed = 0;
-        int failures = 0;
         int pos = 0;
+        int sinceFailure = 0;
         while (pos < input.size()) {
             int end = Math.min(input.size(), pos + 1 + rnd.nextInt(2500));
             for (; pos < end; pos++) {
                 CanonicalUrl u = input.get(pos);
                 subtasks.get(subtaskOf(u.key, parallelism)).processElement(u, 0L);
             }
-            double r = rnd.nextDouble();
+            double r = ++sinceFailure >= 8 ? 0.7 : rnd.nextDouble();
             if (r < 0.4) { // a checkpoint completes: the sink commits what came before it
-                last = checkpointAll(subtasks, ++id);
-                lastParallelism = parallelism;
+                run.last = checkpointAll(subtasks, ++id);
+                run.lastParallelism = parallelism;
                 lastPosition = pos;
-                commit(subtasks, marks, committed);
-                completed++;
+                commit(subtasks, marks, run.committed);
+                run.completed++;
             } else if (r < 0.55) { // the flush and snapshot ran, the checkpoint never completed
                 checkpointAll(subtasks, ++id);
             } else if (r < 0.75) { // a failure: back to the last completed checkpoint
-                exercised.add(subtasks);
+                run.exercised.add(subtasks);
                 for (var h : subtasks) {
                     t.discard(h);
                 }
                 parallelism = 1 + rnd.nextInt(3);
-                subtasks = start(cfg, last, lastParallelism, parallelism);
+                subtasks = start(cfg, run.last, run.lastParallelism, parallelism);
                 marks = new int[parallelism];
                 pos = lastPosition;
-                failures++;
+                run.failures++;
+                sinceFailure = 0;
             }
         }
-        last = checkpointAll(subtasks, ++id);
-        commit(subtasks, marks, committed);
-        exercised.add(subtasks);
-        lastParallelism = parallelism;
+        run.last = checkpointAll(subtasks, ++id);
+        run.lastParallelism = parallelism;
+        commit(subtasks, marks, run.committed);
+        run.exercised.add(subtasks);
+        assertThat(run.failures).as("failures in the schedule").isGreaterThanOrEqualTo(3);
+        assertThat(run.completed).as("completed checkpoints").isGreaterThanOrEqualTo(3);
+        return run;
+    }
+
+    @ParameterizedTest(name = "{0}, seed {2}")
+    @MethodSource("cases")
+    void committedOutputHoldsEveryFirstSightingOnce(String name, DedupConfig cfg, long seed)
+            throws Exception {
+        List<CanonicalUrl> input = stream(30_000, 60, seed);
+        SplittableRandom rnd = new SplittableRandom(seed * 31 + 7);
+        Run run = run(cfg, input, rnd);
+        List<String> committed = run.committed;
 
         Set<String> distinct = new LinkedHashSet<>();
         input.forEach(u -> distinct.add(u.canonical));
-        assertThat(failures).as("failures in the schedule").isGreaterThanOrEqualTo(3);
-        assertThat(completed).as("completed checkpoints").isGreaterThanOrEqualTo(3);
         assertThat(new HashSet<>(committed)).as("nothing committed twice").hasSameSizeAs(committed);
         if (cfg.mode() == DedupMode.EXACT) {
             assertThat(committed).containsExactlyInAnyOrderElementsOf(distinct);
@@ -187,7 +208,7 @@ class CrashRestoreRescaleTest {
         }
 
         // Restored once more, at any parallelism, the whole input again is old news.
-        var again = start(cfg, last, lastParallelism, 1 + rnd.nextInt(3));
+        var again = start(cfg, run.last, run.lastParallelism, 1 + rnd.nextInt(3));
         int p = again.size();
         for (CanonicalUrl u : input) {
             again.get(subtaskOf(u.key, p)).processElement(u, 0L);
@@ -198,6 +219,7 @@ class CrashRestoreRescaleTest {
                     .isEmpty();
         }
 
+        Exercised exercised = run.exercised;
         String what = exercised.toString();
         if (cfg.exactStore() == ExactStoreType.ENTRIES && cfg.mode() == DedupMode.EXACT) {
             return; // Bloom filters over the entries store, too large here to pack; nothing held
@@ -210,6 +232,49 @@ class CrashRestoreRescaleTest {
         } else if (cfg.pageJournalShare() > 0) {
             assertThat(exercised.early).as(what).isPositive();
         }
+    }
+
+    static Stream<Arguments> exactCases() {
+        return cases().filter(a -> ((DedupConfig) a.get()[1]).mode() == DedupMode.EXACT);
+    }
+
+    /**
+     * Exact mode with ops mixed in (3% mark-seen, 3% forget, 1% force, a forget-key now and then),
+     * which take a packed key's held URLs into its filter and write its pages whole: what is
+     * committed is what {@link DedupOpsTest.Model} emits for the input read once, in order.
+     */
+    @ParameterizedTest(name = "{0}, seed {2}")
+    @MethodSource("exactCases")
+    void opsCommitWhatTheModelEmits(String name, DedupConfig cfg, long seed) throws Exception {
+        SplittableRandom ops = new SplittableRandom(seed + 100);
+        List<CanonicalUrl> input = new ArrayList<>();
+        for (CanonicalUrl u : stream(30_000, 60, seed + 100)) {
+            int dice = ops.nextInt(100);
+            u.op = dice < 3 ? Op.MARK_SEEN : dice < 6 ? Op.FORGET : dice < 7 ? Op.FORCE : Op.SEEN;
+            input.add(u);
+            if (ops.nextInt(3000) == 0) {
+                int key = (int) Math.floor(Math.pow(ops.nextDouble(), 3) * 60);
+                CanonicalUrl k =
+                        new CanonicalUrl(
+                                null,
+                                null,
+                                "d" + key + ".com",
+                                null,
+                                new SourcePosition("in", 0, 0, -1));
+                k.op = Op.FORGET_KEY;
+                input.add(k);
+            }
+        }
+        DedupOpsTest.Model model = new DedupOpsTest.Model();
+        List<String> expected = new ArrayList<>();
+        for (CanonicalUrl u : input) {
+            String out = model.apply(u);
+            if (out != null) {
+                expected.add(out);
+            }
+        }
+        Run run = run(cfg, input, new SplittableRandom(seed * 37 + 11));
+        assertThat(run.committed).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     private List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>>
