@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -119,8 +120,14 @@ class CrashRestoreRescaleTest {
         @Override
         public String toString() {
             return String.format(
+                    Locale.ROOT,
                     "packed %d, held %d, due %d, early journals %d, unpacked %d, evicted %d",
-                    packed, held, due, early, unpacked, evicted);
+                    packed,
+                    held,
+                    due,
+                    early,
+                    unpacked,
+                    evicted);
         }
     }
 
