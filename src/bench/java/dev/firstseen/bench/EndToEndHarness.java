@@ -62,6 +62,8 @@ import org.apache.kafka.common.record.TimestampType;
  *       canonicalizer, what a StormCrawler user writes;
  *   <li>sql: the same decode + canonicalize as a SQL function, then {@code ROW_NUMBER() OVER
  *       (PARTITION BY url ORDER BY proctime) = 1}, Flink SQL's first-row deduplication;
+ *   <li>sql-cc: the same with crawler-commons' {@code BasicURLNormalizer} in the SQL function, as
+ *       naive-cc is to naive;
  *   <li>exact, approximate: the FirstSeen pipeline in its two modes; approximate-bloom: approximate
  *       mode with the Bloom filter of earlier versions; exact-128: exact mode with the 128-bit
  *       fingerprints and 24-byte store entries of earlier versions; exact-salted: exact mode with
@@ -80,7 +82,7 @@ import org.apache.kafka.common.record.TimestampType;
  * first runs every job M times on the same input, unreported.
  *
  * <p>Run: {@code scripts/bench [--records 2000000] [--warmup-records 200000] [--warmup-rounds 1]
- * [--rounds 1] [--parallelism 2] [--jobs passthrough,naive,naive-cc,sql,exact,approximate]
+ * [--rounds 1] [--parallelism 2] [--jobs passthrough,naive,naive-cc,sql,sql-cc,exact,approximate]
  * [--firstseen.<job option> value]}
  */
 public final class EndToEndHarness {
@@ -162,7 +164,9 @@ public final class EndToEndHarness {
         List<Result> results =
                 h.run(
                         List.of(
-                                p.get("jobs", "passthrough,naive,naive-cc,sql,exact,approximate")
+                                p.get(
+                                                "jobs",
+                                                "passthrough,naive,naive-cc,sql,sql-cc,exact,approximate")
                                         .split(",")));
         h.print(results);
         boolean ok = results.stream().allMatch(Result::countOk);
@@ -426,8 +430,19 @@ public final class EndToEndHarness {
                 expected = -1;
                 break;
             case "sql":
+            case "sql-cc":
                 settings = FirstSeenSettings.from(conf);
-                return runSql(env, kafka, flink, settings, input, out, distinct, cpu);
+                // sql-cc's identity differs from FirstSeen's, as naive-cc's does: not checked.
+                return runSql(
+                        base,
+                        env,
+                        kafka,
+                        flink,
+                        settings,
+                        input,
+                        out,
+                        base.equals("sql") ? distinct : -1,
+                        cpu);
             case "exact":
             case "exact-128":
             case "exact-salted":
@@ -512,9 +527,11 @@ public final class EndToEndHarness {
 
     /**
      * Flink SQL's first-row deduplication (a ValueState per canonical URL), with FirstSeen's decode
-     * and canonicalize as a scalar function.
+     * and canonicalize as a scalar function ({@code sql}), or the decode and crawler-commons'
+     * normalizer ({@code sql-cc}).
      */
     private Result runSql(
+            String job,
             StreamExecutionEnvironment env,
             KafkaBroker kafka,
             MiniClusterWithClientResource flink,
@@ -525,7 +542,7 @@ public final class EndToEndHarness {
             JobCpu cpu)
             throws Exception {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        tEnv.createTemporarySystemFunction("CANON", new CanonUdf(s));
+        tEnv.createTemporarySystemFunction("CANON", new CanonUdf(s, job.equals("sql-cc")));
         tEnv.executeSql(
                 "CREATE TEMPORARY TABLE src (v BYTES, pt AS PROCTIME()) WITH ("
                         + "'connector'='kafka','format'='raw','topic'='"
@@ -555,7 +572,7 @@ public final class EndToEndHarness {
                                 + " url, pt FROM src) WHERE url IS NOT NULL) WHERE rn = 1");
         JobExecutionResult result = r.getJobClient().orElseThrow().getJobExecutionResult().get();
         double jobSeconds = (System.nanoTime() - start) / 1e9;
-        return result("sql", kafka, flink, out, distinct, jobSeconds, result, cpu, JobCpu.now());
+        return result(job, kafka, flink, out, distinct, jobSeconds, result, cpu, JobCpu.now());
     }
 
     /** FirstSeen's decode + canonicalize as a SQL scalar function; null for bad input. */
@@ -563,16 +580,25 @@ public final class EndToEndHarness {
         private static final long serialVersionUID = 1L;
         private final MessageDecoder decoder;
         private final Canonicalizer canon;
+        private final boolean crawlerCommons;
+        private transient crawlercommons.filters.basic.BasicURLNormalizer normalizer;
 
-        CanonUdf(FirstSeenSettings s) {
+        CanonUdf(FirstSeenSettings s, boolean crawlerCommons) {
             this.decoder = s.messageDecoder();
             this.canon = s.canonicalizer();
+            this.crawlerCommons = crawlerCommons;
         }
 
         public String eval(byte[] value) {
             MessageDecoder.Decoded d = decoder.decode(value);
             if (d.url == null) {
                 return null;
+            }
+            if (crawlerCommons) {
+                if (normalizer == null) {
+                    normalizer = new crawlercommons.filters.basic.BasicURLNormalizer();
+                }
+                return normalizer.filter(d.url);
             }
             Canonicalization c = canon.canonicalize(d.url);
             return c.isAccepted() ? c.url() : null;
@@ -816,7 +842,8 @@ public final class EndToEndHarness {
             List.of("exact", "exact-128", "exact-salted", "approximate", "approximate-bloom");
 
     /** The baselines the FirstSeen jobs are compared with. */
-    static final List<String> BASELINE_JOBS = List.of("passthrough", "naive", "naive-cc", "sql");
+    static final List<String> BASELINE_JOBS =
+            List.of("passthrough", "naive", "naive-cc", "sql", "sql-cc");
 
     static final List<String> KNOWN_JOBS =
             Stream.concat(BASELINE_JOBS.stream(), FIRSTSEEN_JOBS.stream()).toList();

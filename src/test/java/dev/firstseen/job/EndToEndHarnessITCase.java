@@ -20,17 +20,28 @@ class EndToEndHarnessITCase {
         PrintStream log = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         EndToEndHarness h = new EndToEndHarness(100_000, 10_000, 2, "1 s", 3, log);
         List<EndToEndHarness.Result> results =
-                h.run(List.of("passthrough", "naive", "sql", "exact", "approximate", "naive-cc"));
+                h.run(
+                        List.of(
+                                "passthrough",
+                                "naive",
+                                "sql",
+                                "exact",
+                                "approximate",
+                                "naive-cc",
+                                "sql-cc"));
         h.print(results);
-        assertThat(results).hasSize(6);
+        assertThat(results).hasSize(7);
         EndToEndHarness.Result passthrough = results.get(0);
         EndToEndHarness.Result naive = results.get(1);
         EndToEndHarness.Result sql = results.get(2);
         EndToEndHarness.Result exact = results.get(3);
         EndToEndHarness.Result approximate = results.get(4);
         EndToEndHarness.Result naiveCc = results.get(5);
+        EndToEndHarness.Result sqlCc = results.get(6);
         // crawler-commons merges and splits URLs differently, but it dedups the same stream.
         assertThat(naiveCc.recordsOut()).isBetween(10_000L, 100_000L);
+        // SQL's first row per normalized URL is the same set as naive-cc's ValueState.
+        assertThat(sqlCc.recordsOut()).isEqualTo(naiveCc.recordsOut());
         // Every job's own threads used CPU (a measurement, not a threshold).
         results.forEach(r -> assertThat(r.cpuNanos()).as(r.job()).isPositive());
         assertThat(sql.recordsOut()).isEqualTo(naive.recordsOut());
@@ -44,6 +55,7 @@ class EndToEndHarnessITCase {
                 .contains("ratio exact/naive")
                 .contains("ratio exact/naive-cc")
                 .contains("CPU per record")
-                .contains("ratio exact/sql");
+                .contains("ratio exact/sql")
+                .contains("ratio exact/sql-cc");
     }
 }
