@@ -16,10 +16,12 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
@@ -28,11 +30,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The dedup operator on RocksDB under a seeded random schedule of what a job meets: checkpoints
- * that complete, checkpoints whose flush ran but that never completed, and failures that restore
- * the last completed checkpoint at another parallelism (1 to 3 subtasks) and replay the input from
- * its position. Output counts as the exactly-once sink's: what a subtask emitted is committed when
- * the next checkpoint completes, and dropped if a failure comes first.
+ * The dedup operator on RocksDB (and, in two cases, on the heap backend) under a seeded random
+ * schedule of what a job meets: checkpoints that complete, checkpoints whose flush ran but that
+ * never completed, and failures that restore the last completed checkpoint at another parallelism
+ * (1 to 3 subtasks) and replay the input from its position. Output counts as the exactly-once
+ * sink's: what a subtask emitted is committed when the next checkpoint completes, and dropped if a
+ * failure comes first.
  *
  * <p>Contract checked: exact mode commits every distinct URL of the input exactly once; approximate
  * mode commits none twice and drops at most a few (rate 1e-4). The stream is skewed so that one key
@@ -51,16 +54,37 @@ class CrashRestoreRescaleTest {
 
     static Stream<Arguments> cases() {
         return Stream.of(
-                Arguments.of("exact pages, journal share 0.75", exactPages(64 << 20, 0.75), 1L),
-                Arguments.of("exact pages, journal share 0.75", exactPages(64 << 20, 0.75), 2L),
-                Arguments.of("exact pages, journals off", exactPages(64 << 20, 0), 3L),
                 Arguments.of(
-                        "exact pages, 16 KiB cache (eviction)", exactPages(16 << 10, 0.25), 4L),
-                Arguments.of("exact entries store", entries(), 5L),
-                Arguments.of("approximate 1e-4, journal share 0.75", approximate(64 << 20), 6L),
+                        "exact pages, journal share 0.75", exactPages(64 << 20, 0.75), 1L, ROCKSDB),
                 Arguments.of(
-                        "approximate 1e-4, 16 KiB cache (eviction)", approximate(16 << 10), 7L));
+                        "exact pages, journal share 0.75", exactPages(64 << 20, 0.75), 2L, ROCKSDB),
+                Arguments.of("exact pages, journals off", exactPages(64 << 20, 0), 3L, ROCKSDB),
+                Arguments.of(
+                        "exact pages, 16 KiB cache (eviction)",
+                        exactPages(16 << 10, 0.25),
+                        4L,
+                        ROCKSDB),
+                Arguments.of("exact entries store", entries(), 5L, ROCKSDB),
+                Arguments.of(
+                        "approximate 1e-4, journal share 0.75", approximate(64 << 20), 6L, ROCKSDB),
+                Arguments.of(
+                        "approximate 1e-4, 16 KiB cache (eviction)",
+                        approximate(16 << 10),
+                        7L,
+                        ROCKSDB),
+                Arguments.of(
+                        "exact pages on the heap backend", exactPages(64 << 20, 0.75), 8L, HEAP),
+                Arguments.of(
+                        "approximate 1e-4 on the heap backend", approximate(64 << 20), 9L, HEAP));
     }
+
+    static final String ROCKSDB = "rocksdb";
+
+    /**
+     * Flink's heap backend keeps the objects it is handed rather than their bytes, so a cache that
+     * changed a page or a metadata object after handing it over would change the checkpoint.
+     */
+    static final String HEAP = "heap";
 
     private static DedupConfig exactPages(long cacheBytes, double share) {
         return builder(DedupMode.EXACT, 50, 0.01, cacheBytes, 256)
@@ -147,11 +171,11 @@ class CrashRestoreRescaleTest {
      * checkpoint into 1 to 3 subtasks and rewinds the input to its position (20%), or nothing
      * happens. A last checkpoint completes at the end.
      */
-    private Run run(DedupConfig cfg, List<CanonicalUrl> input, SplittableRandom rnd)
+    private Run run(DedupConfig cfg, String backend, List<CanonicalUrl> input, SplittableRandom rnd)
             throws Exception {
         Run run = new Run();
         int parallelism = 1 + rnd.nextInt(3);
-        var subtasks = start(cfg, null, 0, parallelism);
+        var subtasks = start(cfg, backend, null, 0, parallelism);
         int[] marks = new int[parallelism]; // outputs of each subtask already committed
         int lastPosition = 0;
         long id = 0;
@@ -178,7 +202,7 @@ class CrashRestoreRescaleTest {
                     t.discard(h);
                 }
                 parallelism = 1 + rnd.nextInt(3);
-                subtasks = start(cfg, run.last, run.lastParallelism, parallelism);
+                subtasks = start(cfg, backend, run.last, run.lastParallelism, parallelism);
                 marks = new int[parallelism];
                 pos = lastPosition;
                 run.failures++;
@@ -196,11 +220,11 @@ class CrashRestoreRescaleTest {
 
     @ParameterizedTest(name = "{0}, seed {2}")
     @MethodSource("cases")
-    void committedOutputHoldsEveryFirstSightingOnce(String name, DedupConfig cfg, long seed)
-            throws Exception {
+    void committedOutputHoldsEveryFirstSightingOnce(
+            String name, DedupConfig cfg, long seed, String backend) throws Exception {
         List<CanonicalUrl> input = stream(30_000, 60, seed);
         SplittableRandom rnd = new SplittableRandom(seed * 31 + 7);
-        Run run = run(cfg, input, rnd);
+        Run run = run(cfg, backend, input, rnd);
         List<String> committed = run.committed;
 
         Set<String> distinct = new LinkedHashSet<>();
@@ -215,7 +239,7 @@ class CrashRestoreRescaleTest {
         }
 
         // Restored once more, at any parallelism, the whole input again is old news.
-        var again = start(cfg, run.last, run.lastParallelism, 1 + rnd.nextInt(3));
+        var again = start(cfg, backend, run.last, run.lastParallelism, 1 + rnd.nextInt(3));
         int p = again.size();
         for (CanonicalUrl u : input) {
             again.get(subtaskOf(u.key, p)).processElement(u, 0L);
@@ -252,7 +276,8 @@ class CrashRestoreRescaleTest {
      */
     @ParameterizedTest(name = "{0}, seed {2}")
     @MethodSource("exactCases")
-    void opsCommitWhatTheModelEmits(String name, DedupConfig cfg, long seed) throws Exception {
+    void opsCommitWhatTheModelEmits(String name, DedupConfig cfg, long seed, String backend)
+            throws Exception {
         SplittableRandom ops = new SplittableRandom(seed + 100);
         List<CanonicalUrl> input = new ArrayList<>();
         for (CanonicalUrl u : stream(30_000, 60, seed + 100)) {
@@ -280,12 +305,17 @@ class CrashRestoreRescaleTest {
                 expected.add(out);
             }
         }
-        Run run = run(cfg, input, new SplittableRandom(seed * 37 + 11));
+        Run run = run(cfg, backend, input, new SplittableRandom(seed * 37 + 11));
         assertThat(run.committed).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     private List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>>
-            start(DedupConfig cfg, OperatorSubtaskState from, int fromParallelism, int to)
+            start(
+                    DedupConfig cfg,
+                    String backend,
+                    OperatorSubtaskState from,
+                    int fromParallelism,
+                    int to)
                     throws Exception {
         List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> out =
                 new ArrayList<>();
@@ -295,7 +325,10 @@ class CrashRestoreRescaleTest {
                             ? null
                             : AbstractStreamOperatorTestHarness.repartitionOperatorState(
                                     from, MAX_PARALLELISM, fromParallelism, to, i);
-            out.add(t.harness(cfg, to, i, restore));
+            out.add(
+                    backend.equals(HEAP)
+                            ? t.harness(cfg, to, i, restore, Map.of(), new HashMapStateBackend())
+                            : t.harness(cfg, to, i, restore));
         }
         return out;
     }
