@@ -575,7 +575,10 @@ public final class EndToEndHarness {
         return result(job, kafka, flink, out, distinct, jobSeconds, result, cpu, JobCpu.now());
     }
 
-    /** FirstSeen's decode + canonicalize as a SQL scalar function; null for bad input. */
+    /**
+     * FirstSeen's decode + canonicalize as a SQL scalar function, or the decode and
+     * crawler-commons' normalizer (as {@link DecodeCrawlerCommons}); null for bad input.
+     */
     public static final class CanonUdf extends ScalarFunction {
         private static final long serialVersionUID = 1L;
         private final MessageDecoder decoder;
