@@ -81,8 +81,9 @@ class CrashRestoreRescaleTest {
     static final String ROCKSDB = "rocksdb";
 
     /**
-     * Flink's heap backend keeps the objects it is handed rather than their bytes, so a cache that
-     * changed a page or a metadata object after handing it over would change the checkpoint.
+     * Flink's heap backend keeps the objects it is handed rather than their bytes: a cache that
+     * went on changing a page or a metadata object it had handed over would change keyed state
+     * behind the backend's back.
      */
     static final String HEAP = "heap";
 
@@ -168,8 +169,8 @@ class CrashRestoreRescaleTest {
     /**
      * Feeds {@code input} in chunks of 1 to 2,500 records; after each chunk a checkpoint completes
      * (40%), one is taken and never completes (15%), a failure restores the last completed
-     * checkpoint into 1 to 3 subtasks and rewinds the input to its position (20%), or nothing
-     * happens. A last checkpoint completes at the end.
+     * checkpoint into 1 to 3 subtasks and rewinds the input to its position (20%, and always after
+     * seven quiet chunks), or nothing happens. A last checkpoint completes at the end.
      */
     private Run run(DedupConfig cfg, String backend, List<CanonicalUrl> input, SplittableRandom rnd)
             throws Exception {
