@@ -577,31 +577,27 @@ public final class EndToEndHarness {
 
     /**
      * FirstSeen's decode + canonicalize as a SQL scalar function, or the decode and
-     * crawler-commons' normalizer (as {@link DecodeCrawlerCommons}); null for bad input.
+     * crawler-commons' normalizer ({@link CrawlerCommonsNormalizer}); null for bad input.
      */
     public static final class CanonUdf extends ScalarFunction {
         private static final long serialVersionUID = 1L;
         private final MessageDecoder decoder;
         private final Canonicalizer canon;
-        private final boolean crawlerCommons;
-        private transient crawlercommons.filters.basic.BasicURLNormalizer normalizer;
+        private final CrawlerCommonsNormalizer crawlerCommons;
 
         CanonUdf(FirstSeenSettings s, boolean crawlerCommons) {
             this.decoder = s.messageDecoder();
             this.canon = s.canonicalizer();
-            this.crawlerCommons = crawlerCommons;
+            this.crawlerCommons = crawlerCommons ? new CrawlerCommonsNormalizer(s) : null;
         }
 
         public String eval(byte[] value) {
+            if (crawlerCommons != null) {
+                return crawlerCommons.normalize(value);
+            }
             MessageDecoder.Decoded d = decoder.decode(value);
             if (d.url == null) {
                 return null;
-            }
-            if (crawlerCommons) {
-                if (normalizer == null) {
-                    normalizer = new crawlercommons.filters.basic.BasicURLNormalizer();
-                }
-                return normalizer.filter(d.url);
             }
             Canonicalization c = canon.canonicalize(d.url);
             return c.isAccepted() ? c.url() : null;
@@ -722,25 +718,40 @@ public final class EndToEndHarness {
     static final class DecodeCrawlerCommons
             implements org.apache.flink.api.common.functions.FlatMapFunction<RawRecord, String> {
         private static final long serialVersionUID = 1L;
-        private final MessageDecoder decoder;
-        private transient crawlercommons.filters.basic.BasicURLNormalizer normalizer;
+        private final CrawlerCommonsNormalizer normalizer;
 
         DecodeCrawlerCommons(FirstSeenSettings s) {
-            this.decoder = s.messageDecoder();
+            this.normalizer = new CrawlerCommonsNormalizer(s);
         }
 
         @Override
         public void flatMap(RawRecord r, Collector<String> out) {
+            String n = normalizer.normalize(r.value);
+            if (n != null) {
+                out.collect(n);
+            }
+        }
+    }
+
+    /**
+     * A record's value decoded as the naive job decodes it, then normalized by crawler-commons'
+     * {@code BasicURLNormalizer}: null for what either rejects. Shared by naive-cc and sql-cc.
+     */
+    static final class CrawlerCommonsNormalizer implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private final MessageDecoder decoder;
+        private transient crawlercommons.filters.basic.BasicURLNormalizer normalizer;
+
+        CrawlerCommonsNormalizer(FirstSeenSettings s) {
+            this.decoder = s.messageDecoder();
+        }
+
+        String normalize(byte[] value) {
             if (normalizer == null) {
                 normalizer = new crawlercommons.filters.basic.BasicURLNormalizer();
             }
-            MessageDecoder.Decoded d = decoder.decode(r.value);
-            if (d.url != null) {
-                String n = normalizer.filter(d.url);
-                if (n != null) {
-                    out.collect(n);
-                }
-            }
+            MessageDecoder.Decoded d = decoder.decode(value);
+            return d.url == null ? null : normalizer.filter(d.url);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.firstseen.dedup;
 
-import static dev.firstseen.dedup.DedupOperatorTest.MAX_PARALLELISM;
 import static dev.firstseen.dedup.DedupOperatorTest.builder;
 import static dev.firstseen.dedup.DedupOperatorTest.checkpointAll;
 import static dev.firstseen.dedup.DedupOperatorTest.subtaskOf;
@@ -10,19 +9,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.Op;
-import dev.firstseen.record.SourcePosition;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
-import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -287,15 +283,7 @@ class CrashRestoreRescaleTest {
             input.add(u);
             if (ops.nextInt(3000) == 0) {
                 int key = (int) Math.floor(Math.pow(ops.nextDouble(), 3) * 60);
-                CanonicalUrl k =
-                        new CanonicalUrl(
-                                null,
-                                null,
-                                "d" + key + ".com",
-                                null,
-                                new SourcePosition("in", 0, 0, -1));
-                k.op = Op.FORGET_KEY;
-                input.add(k);
+                input.add(DedupOpsTest.forgetKey(key));
             }
         }
         DedupOpsTest.Model model = new DedupOpsTest.Model();
@@ -318,20 +306,12 @@ class CrashRestoreRescaleTest {
                     int fromParallelism,
                     int to)
                     throws Exception {
-        List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> out =
-                new ArrayList<>();
-        for (int i = 0; i < to; i++) {
-            OperatorSubtaskState restore =
-                    from == null
-                            ? null
-                            : AbstractStreamOperatorTestHarness.repartitionOperatorState(
-                                    from, MAX_PARALLELISM, fromParallelism, to, i);
-            out.add(
-                    backend.equals(HEAP)
-                            ? t.harness(cfg, to, i, restore, Map.of(), new HashMapStateBackend())
-                            : t.harness(cfg, to, i, restore));
-        }
-        return out;
+        return t.rescaled(
+                cfg,
+                from,
+                fromParallelism,
+                to,
+                backend.equals(HEAP) ? HashMapStateBackend::new : null);
     }
 
     /** Moves each subtask's output since its mark into {@code committed}. */

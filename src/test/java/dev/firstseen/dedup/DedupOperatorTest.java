@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.accumulators.Accumulator;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -142,16 +143,32 @@ class DedupOperatorTest {
      */
     List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> rescaled(
             DedupConfig cfg, OperatorSubtaskState snap, int from, int to) throws Exception {
+        return rescaled(cfg, snap, from, to, null);
+    }
+
+    /**
+     * The same on a backend of {@code backend}'s making (RocksDB if null); with no {@code snap},
+     * {@code to} fresh subtasks.
+     */
+    List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> rescaled(
+            DedupConfig cfg,
+            OperatorSubtaskState snap,
+            int from,
+            int to,
+            Supplier<StateBackend> backend)
+            throws Exception {
         List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>> out =
                 new ArrayList<>();
         for (int i = 0; i < to; i++) {
+            OperatorSubtaskState restore =
+                    snap == null
+                            ? null
+                            : AbstractStreamOperatorTestHarness.repartitionOperatorState(
+                                    snap, MAX_PARALLELISM, from, to, i);
             out.add(
-                    harness(
-                            cfg,
-                            to,
-                            i,
-                            AbstractStreamOperatorTestHarness.repartitionOperatorState(
-                                    snap, MAX_PARALLELISM, from, to, i)));
+                    backend == null
+                            ? harness(cfg, to, i, restore)
+                            : harness(cfg, to, i, restore, Map.of(), backend.get()));
         }
         return out;
     }

@@ -33,7 +33,7 @@ class DedupOpsTest {
         return u;
     }
 
-    private static CanonicalUrl forgetKey(int key) {
+    static CanonicalUrl forgetKey(int key) {
         CanonicalUrl u =
                 new CanonicalUrl(
                         null, null, "d" + key + ".com", null, new SourcePosition("in", 0, 0, -1));

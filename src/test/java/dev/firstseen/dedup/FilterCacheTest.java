@@ -99,13 +99,15 @@ class FilterCacheTest {
 
         @Override
         public int flush(KeyFilter f) throws Exception {
-            if (f.mayJournal() && f.pendingCount() == 0) {
-                return 0; // as the operator: its journal holds what this copy holds
-            }
-            if (f.mayJournal() && f.takePending(1.0) != null) {
-                journaled++;
-                journaledKeys.add(f.key());
-                return 0;
+            if (f.mayJournal()) {
+                if (f.pendingCount() == 0) {
+                    return 0; // as the operator: its journal holds what this copy holds
+                }
+                if (f.takePending(1.0) != null) {
+                    journaled++;
+                    journaledKeys.add(f.key());
+                    return 0;
+                }
             }
             return write(f);
         }
