@@ -460,6 +460,21 @@ public final class FirstSeenOptions {
                                     + " RocksDBKeyedStateBackend#compactState; ignored on other"
                                     + " state backends.");
 
+    public static final ConfigOption<Boolean> ROCKSDB_COMPACT_AFTER_CHECKPOINT =
+            ConfigOptions.key("dedup.rocksdb.compact-after-checkpoint")
+                    .booleanType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "After each checkpoint, compact the filter's RocksDB column families"
+                                    + " in a background thread, in place of the level-0 trigger"
+                                    + " of 1; and a key whose page journal is full appends one"
+                                    + " more element at the checkpoint and has its pages written"
+                                    + " whole right after it, so that the next checkpoint holds"
+                                    + " no superseded versions of them. Default: true in"
+                                    + " approximate mode, false in exact mode (whose pages are"
+                                    + " the seen-set, several times larger). Ignored on other"
+                                    + " state backends.");
+
     public static final ConfigOption<Boolean> METRICS_ACCUMULATORS =
             ConfigOptions.key("metrics.accumulators")
                     .booleanType()
@@ -517,5 +532,6 @@ public final class FirstSeenOptions {
                     FORGET_AFTER,
                     ROCKSDB_LEVEL0_COMPACTION_TRIGGER,
                     ROCKSDB_COMPACT_BEFORE_CHECKPOINT,
+                    ROCKSDB_COMPACT_AFTER_CHECKPOINT,
                     METRICS_ACCUMULATORS);
 }

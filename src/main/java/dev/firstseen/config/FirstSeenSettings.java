@@ -525,6 +525,12 @@ public final class FirstSeenSettings {
                         c.get(FINGERPRINT_BITS));
     }
 
+    /** {@code dedup.rocksdb.compact-after-checkpoint}, or its default for the mode. */
+    public static boolean compactAfterCheckpoint(ReadableConfig c) {
+        return c.getOptional(ROCKSDB_COMPACT_AFTER_CHECKPOINT)
+                .orElse(c.get(DEDUP_MODE) == DedupMode.APPROXIMATE);
+    }
+
     /** {@code dedup.bloom.expected-urls-per-key}, or its default for the mode and filter. */
     public static long expectedUrlsPerKey(ReadableConfig c) {
         return c.getOptional(EXPECTED_URLS_PER_KEY)
@@ -544,6 +550,7 @@ public final class FirstSeenSettings {
                 .fingerprintBits(conf.get(FINGERPRINT_BITS))
                 .rebuildStep(conf.get(REBUILD_STEP))
                 .compactBeforeCheckpoint(conf.get(ROCKSDB_COMPACT_BEFORE_CHECKPOINT))
+                .compactAfterCheckpoint(compactAfterCheckpoint(conf))
                 .expectedUrlsPerKey(expectedUrlsPerKey(conf))
                 .falsePositiveRate(conf.get(FALSE_POSITIVE_RATE))
                 .filterCacheBytes(

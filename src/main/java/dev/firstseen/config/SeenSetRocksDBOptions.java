@@ -49,12 +49,16 @@ public final class SeenSetRocksDBOptions implements ConfigurableRocksDBOptionsFa
 
     /**
      * The trigger a configuration asks for: the option, else 1 where the state is mostly rewritten
-     * pages (approximate mode, exact mode's fingerprint pages), else 0.
+     * pages (approximate mode, exact mode's fingerprint pages) unless the dedup operator compacts
+     * them after every checkpoint itself ({@link
+     * FirstSeenOptions#ROCKSDB_COMPACT_AFTER_CHECKPOINT}), else 0.
      */
     private static int level0CompactionTrigger(ReadableConfig configuration) {
         boolean pages =
-                configuration.get(FirstSeenOptions.DEDUP_MODE) == DedupMode.APPROXIMATE
-                        || FirstSeenSettings.exactStore(configuration) == ExactStoreType.PAGES;
+                (configuration.get(FirstSeenOptions.DEDUP_MODE) == DedupMode.APPROXIMATE
+                                || FirstSeenSettings.exactStore(configuration)
+                                        == ExactStoreType.PAGES)
+                        && !FirstSeenSettings.compactAfterCheckpoint(configuration);
         return configuration
                 .getOptional(FirstSeenOptions.ROCKSDB_LEVEL0_COMPACTION_TRIGGER)
                 .orElse(pages ? 1 : 0);

@@ -31,6 +31,9 @@ import java.util.TreeMap;
  *     most this many URLs are rebuilt at once
  * @param compactBeforeCheckpoint compact the filter pages' column family before each checkpoint
  *     (RocksDB only), see {@code dedup.rocksdb.compact-before-checkpoint}
+ * @param compactAfterCheckpoint write keys whose page journal is full whole right after a
+ *     checkpoint instead of at it, then compact the filter's column families in a background thread
+ *     (RocksDB only), see {@code dedup.rocksdb.compact-after-checkpoint}
  * @param exactStore how exact mode keeps the seen-set of keys created from now on, never {@link
  *     ExactStoreType#AUTO} (the builder resolves it); keys keep the store they were created with
  * @param exactPageEntries entries per page past which exact mode's fingerprint pages split
@@ -56,6 +59,7 @@ public record DedupConfig(
         ApproximateFilter approximateFilter,
         long rebuildStep,
         boolean compactBeforeCheckpoint,
+        boolean compactAfterCheckpoint,
         ExactStoreType exactStore,
         int exactPageEntries,
         int approximatePageEntries,
@@ -181,6 +185,7 @@ public record DedupConfig(
         private ApproximateFilter approximateFilter = ApproximateFilter.FINGERPRINTS;
         private long rebuildStep = DEFAULT_REBUILD_STEP;
         private boolean compactBeforeCheckpoint;
+        private Boolean compactAfterCheckpoint; // null: the default of the mode
         private ExactStoreType exactStore = ExactStoreType.AUTO;
         private int exactPageEntries = DEFAULT_EXACT_PAGE_ENTRIES;
         private int approximatePageEntries = DEFAULT_APPROXIMATE_PAGE_ENTRIES;
@@ -220,6 +225,15 @@ public record DedupConfig(
         /** See {@link DedupConfig#compactBeforeCheckpoint}. */
         public Builder compactBeforeCheckpoint(boolean compact) {
             this.compactBeforeCheckpoint = compact;
+            return this;
+        }
+
+        /**
+         * See {@link DedupConfig#compactAfterCheckpoint}; by default true in approximate mode, as
+         * the job's option.
+         */
+        public Builder compactAfterCheckpoint(boolean compact) {
+            this.compactAfterCheckpoint = compact;
             return this;
         }
 
@@ -331,6 +345,9 @@ public record DedupConfig(
                     approximateFilter,
                     Math.max(1, rebuildStep),
                     compactBeforeCheckpoint,
+                    compactAfterCheckpoint != null
+                            ? compactAfterCheckpoint
+                            : mode == DedupMode.APPROXIMATE,
                     exactStore.resolve(revisitAfterMillis > 0 || forgetAfterMillis > 0, f.bits()),
                     exactPageEntries,
                     approximatePageEntries,

@@ -7,6 +7,10 @@ import dev.firstseen.record.Op;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.accumulators.LongMaximum;
 import org.apache.flink.api.common.functions.RuntimeContext;
@@ -122,6 +126,23 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
     /** Pages were written to state since the last compaction before a checkpoint. */
     private transient boolean pagesWrittenSinceCompaction;
+
+    /* dedup.rocksdb.compact-after-checkpoint: the checkpoint's flush is under way (keys whose
+    journal is full are journaled all the same, KeyFilter#writeWholeSoon), and the background
+    compaction after the checkpoint. */
+    private transient boolean checkpointFlush;
+    /* The RocksDB backend if dedup.rocksdb.compact-after-checkpoint is on, else null: the heap
+    backend's snapshots hold no superseded versions. */
+    private transient RocksDBKeyedStateBackend<?> afterCheckpoint;
+    /* A checkpoint's flush ran and writeWholeAfterCheckpoint has not yet. */
+    private transient boolean afterCheckpointDue;
+    private transient ExecutorService compactor;
+    private transient Future<?> compaction;
+    private transient long keysWrittenAfterCheckpoint;
+    private transient long compactionsAfterCheckpoint;
+    /* Compactions asked for since the running one began; 0 when none runs. */
+    private transient AtomicInteger compactionRequests;
+    private transient volatile long lastCompactionAfterMillis;
 
     private transient long lastSummaryNanos;
     /* Pages loaded and records decided at the last summary, for the cache-thrashing warning. */
@@ -267,7 +288,16 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         metrics.gauge("filterCachePackedKeys", cache::packedKeys);
         metrics.gauge("pagesFlushedLastCheckpoint", () -> lastFlushPages);
         metrics.gauge("pagesCompactionMillisLastCheckpoint", () -> lastCompactionMillis);
+        metrics.gauge("compactionAfterCheckpointMillis", () -> lastCompactionAfterMillis);
+        metrics.gauge("keysWrittenWholeAfterCheckpoints", () -> keysWrittenAfterCheckpoint);
         rebuilds = new ArrayDeque<>();
+        compactionRequests = new AtomicInteger();
+        afterCheckpoint =
+                config.compactAfterCheckpoint()
+                                && getKeyedStateBackend()
+                                        instanceof RocksDBKeyedStateBackend<?> rocksDb
+                        ? rocksDb
+                        : null;
         // A scan that outlives its record needs map-state iterators that survive writes to the
         // same key: RocksDB's re-seek from the last key read (RocksDBMapState.RocksDBMapIterator),
         // the heap backend's iterate a live HashMap. On the heap, rebuilds happen at once.
@@ -301,6 +331,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     @Override
     public void processElement(StreamRecord<CanonicalUrl> element) throws Exception {
         long start = System.nanoTime();
+        if (afterCheckpointDue) {
+            writeWholeAfterCheckpoint();
+        }
         rebuildNanos = 0;
         if (!rebuilds.isEmpty()) {
             stepRebuilds();
@@ -772,7 +805,13 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             boolean first = f.journaled() == 0;
             byte[] element = f.takePending(config.pageJournalShare());
             if (element == null) {
-                return write(f);
+                if (!checkpointFlush || afterCheckpoint == null) {
+                    return write(f);
+                }
+                // Written whole before the next record instead, and compacted in the background
+                // well before the next checkpoint: this one then holds no superseded version.
+                element = f.takePending(config.pageJournalShare(), true);
+                f.writeWholeSoon();
             }
             Object current = switchTo(f);
             if (first) {
@@ -822,8 +861,17 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
-        lastFlushPages = cache.flushAll();
+        if (afterCheckpointDue) { // no record since the last checkpoint
+            writeWholeAfterCheckpoint();
+        }
+        checkpointFlush = true;
+        try {
+            lastFlushPages = cache.flushAll();
+        } finally {
+            checkpointFlush = false;
+        }
         cache.pack();
+        afterCheckpointDue = afterCheckpoint != null;
         lastCompactionMillis = 0;
         if (config.compactBeforeCheckpoint()
                 && pagesWrittenSinceCompaction
@@ -847,7 +895,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                             + " start {} packed keys unpacked, {} new URLs held beside packed"
                             + " keys, {}, {}"
                             + " first-seen, {} duplicates, {} Bloom pages loaded, {} exact-store"
-                            + " reads, {} fingerprints journaled, {} replayed from journals",
+                            + " reads, {} fingerprints journaled, {} replayed from journals; {}"
+                            + " keys written whole after a checkpoint, {} compactions after"
+                            + " checkpoints asked for (the last took {} ms)",
                     getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                     checkpointId,
                     lastFlushPages,
@@ -864,7 +914,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     metrics.pagesLoaded.getCount(),
                     metrics.l3Reads.getCount(),
                     metrics.pageJournalEntries.getCount(),
-                    metrics.pageJournalReplayed.getCount());
+                    metrics.pageJournalReplayed.getCount(),
+                    keysWrittenAfterCheckpoint,
+                    compactionsAfterCheckpoint,
+                    lastCompactionAfterMillis);
             long records = metrics.firstSeen.getCount() + metrics.duplicates.getCount();
             long loaded = metrics.pagesLoaded.getCount();
             // The first interval after a start or restore loads every key's pages once: not judged.
@@ -899,12 +952,100 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     }
 
     @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        if (afterCheckpointDue) { // no record came since the checkpoint: an idle input
+            writeWholeAfterCheckpoint();
+        }
+    }
+
+    /**
+     * After a checkpoint (dedup.rocksdb.compact-after-checkpoint): writes whole the keys whose
+     * journal passed its bound at it (the checkpoint holds them with their journal), packs them,
+     * and has the background thread compact the filter's column families, so that the old versions
+     * of their pages and journals, and of every page the checkpoint's flush rewrote, are gone
+     * before the next checkpoint copies the SST files. That compaction takes the place of RocksDB's
+     * level-0 trigger of 1 ({@link dev.firstseen.config.SeenSetRocksDBOptions} leaves RocksDB's own
+     * with this option).
+     */
+    private void writeWholeAfterCheckpoint() throws Exception {
+        keysWrittenAfterCheckpoint += cache.writeWholeSoon();
+        afterCheckpointDue = false;
+        compactAfterCheckpoint(afterCheckpoint);
+    }
+
+    /**
+     * Compacts the filter's column families in the background thread, or, if a compaction runs
+     * there, has it compact once more when it ends: a compaction that started before these writes
+     * may not hold them ({@code compactState} flushes the memtable when it starts).
+     */
+    private void compactAfterCheckpoint(RocksDBKeyedStateBackend<?> rocksDb) {
+        compactionsAfterCheckpoint++;
+        if (compactionRequests.getAndIncrement() > 0) {
+            return; // the running compaction sees the count change and runs once more
+        }
+        if (compactor == null) {
+            compactor =
+                    Executors.newSingleThreadExecutor(
+                            r -> {
+                                Thread t = new Thread(r, "firstseen-compact-after-checkpoint");
+                                t.setDaemon(true);
+                                return t;
+                            });
+        }
+        compaction =
+                compactor.submit(
+                        () -> {
+                            int requests;
+                            do {
+                                requests = compactionRequests.get();
+                                long start = System.nanoTime();
+                                try {
+                                    rocksDb.compactState(DedupState.bloomPages());
+                                    rocksDb.compactState(DedupState.pageJournal());
+                                    rocksDb.compactState(DedupState.bloomMeta());
+                                } catch (Exception e) {
+                                    LOG.warn("Compaction after a checkpoint failed", e);
+                                }
+                                lastCompactionAfterMillis = (System.nanoTime() - start) / 1_000_000;
+                            } while (!compactionRequests.compareAndSet(requests, 0));
+                        });
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            // RocksDB must not be closed under a running compaction, even if this task is being
+            // cancelled: one compaction of the filter's column families takes seconds at most.
+            boolean interrupted = false;
+            while (compaction != null && !compaction.isDone()) {
+                try {
+                    compaction.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        } finally {
+            if (compactor != null) {
+                compactor.shutdownNow();
+            }
+            super.close();
+        }
+    }
+
+    @Override
     public void finish() throws Exception {
         RuntimeContext ctx = getRuntimeContext();
         long bytes = 0;
         long pageBytes = 0;
         long keys = 0;
         if (cache != null) { // null if open() failed, e.g. on a refused restore
+            if (afterCheckpointDue) {
+                writeWholeAfterCheckpoint();
+            }
             cache.flushAll();
             cache.pack(); // as after a checkpoint's flush, so that the figures compare
             bytes = cache.bytes();
@@ -965,5 +1106,25 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     /** The page cache, for tests. */
     FilterCache cache() {
         return cache;
+    }
+
+    /** Keys written whole after a checkpoint instead of at it, for tests. */
+    long keysWrittenAfterCheckpoint() {
+        return keysWrittenAfterCheckpoint;
+    }
+
+    /** Background compactions started after checkpoints, for tests. */
+    long compactionsAfterCheckpoint() {
+        return compactionsAfterCheckpoint;
+    }
+
+    /**
+     * Waits for the background compaction after the last checkpoint, if one runs: for tests, and
+     * for the subtask simulation, which feeds a checkpoint interval in far less time than a job's.
+     */
+    public void awaitCompaction() throws Exception {
+        if (compaction != null) {
+            compaction.get();
+        }
     }
 }

@@ -348,6 +348,36 @@ final class FilterCache {
     }
 
     /**
+     * After a checkpoint: writes whole to keyed state ({@link Backing#write}) every filter whose
+     * journal passed its bound at it ({@link KeyFilter#writeWholeSoon}): those held as objects,
+     * then the packed ones one at a time in the arena's order, each packed again as it is written
+     * (the old packs' garbage reclaimed as in {@link #flushHeld}). Returns the keys written.
+     */
+    int writeWholeSoon() throws Exception {
+        int keys = 0;
+        for (KeyFilter f = oldest; f != null; f = f.newer) {
+            if (f.wholeSoon()) {
+                long before = f.bytes();
+                backing.write(f);
+                bytes += f.bytes() - before;
+                keys++;
+            }
+        }
+        int[] positions = packed.wholeDuePositions();
+        if (positions.length > 0) {
+            for (int pos : positions) {
+                int i = packed.slotAt(packed.hashAt(pos), pos);
+                int chunk = packed.chunkOf(i);
+                repack(i, null, true); // its next write is whole: the flush writes it whole
+                reclaimFlushed(chunk);
+                keys++;
+            }
+            reclaimFlushed(Integer.MAX_VALUE);
+        }
+        return keys;
+    }
+
+    /**
      * Makes keyed state hold every dirty filter ({@link Backing#flush}); returns the pages written.
      */
     long flushAll() throws Exception {

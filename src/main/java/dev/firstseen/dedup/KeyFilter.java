@@ -79,6 +79,9 @@ final class KeyFilter {
     /** Fingerprints the key's stored journal holds (inserted since its pages were last written). */
     private int journaled;
 
+    /** See {@link #writeWholeSoon}. */
+    private boolean wholeAfterCheckpoint;
+
     /**
      * The next write must write the dirty pages whole: a key not in state yet, a Bloom filter, a
      * removal since the last whole write, more inserts than a journal may hold, journals off.
@@ -441,6 +444,21 @@ final class KeyFilter {
         }
     }
 
+    /**
+     * The key's journal passed its bound at a checkpoint, which journaled its inserts all the same:
+     * its pages are to be written whole right after the checkpoint. Until that write its next write
+     * is whole; packed, it keeps only that ({@link PackedFilter#isWholeDue}).
+     */
+    void writeWholeSoon() {
+        wholeAfterCheckpoint = true;
+        wholeDue = true;
+    }
+
+    /** Whether {@link #writeWholeSoon} was called and no whole write followed yet. */
+    boolean wholeSoon() {
+        return wholeAfterCheckpoint;
+    }
+
     /** The next write writes the dirty pages whole (and clears the stored journal). */
     void journalOff() {
         wholeDue = true;
@@ -481,6 +499,14 @@ final class KeyFilter {
      * and write their pages whole together, every few checkpoints.
      */
     byte[] takePending(double share) {
+        return takePending(share, false);
+    }
+
+    /**
+     * {@link #takePending(double)}, or if {@code overBound} the element even if the journal with it
+     * passes its bound (the key is then to be written whole soon, {@link #writeWholeSoon}).
+     */
+    byte[] takePending(double share, boolean overBound) {
         int n = pendingCount();
         if (n == 0) {
             throw new IllegalStateException("no pending inserts to journal");
@@ -510,7 +536,7 @@ final class KeyFilter {
                         * share
                         * boundFactor(keyHash(), countAtWholeWrite)
                         * (bytes - tableBytesOf(slots) - pendingBytes());
-        if ((journaled + (double) n) * 8 * element.length / n > room) {
+        if (!overBound && (journaled + (double) n) * 8 * element.length / n > room) {
             return null;
         }
         journaled += n;
@@ -539,6 +565,7 @@ final class KeyFilter {
     void wroteWhole(boolean journal) {
         dropPending();
         journaled = 0;
+        wholeAfterCheckpoint = false;
         wholeDue = !journal || !meta.isFingerprints();
     }
 

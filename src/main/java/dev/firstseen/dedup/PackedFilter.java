@@ -397,6 +397,11 @@ final class PackedFilter {
         return (p[start] & DUE) != 0;
     }
 
+    /** Whether the packed filter's next write must be whole ({@link KeyFilter#wholeDue}). */
+    static boolean isWholeDue(byte[] p, int start) {
+        return (p[start] & WHOLE_DUE) != 0;
+    }
+
     /** True for exact mode's fingerprint pages ({@link FilterMeta#EXACT_FINGERPRINTS}). */
     static boolean isExactPages(byte[] p, int start) {
         return (p[start] & EXACT) != 0;

@@ -438,10 +438,25 @@ final class PackedKeys implements PackedInserts.Hashes {
      * (walks every key).
      */
     int[] duePositions() {
+        return positions(false);
+    }
+
+    /**
+     * The positions of the keys whose next write must be whole ({@link PackedFilter#isWholeDue}),
+     * in the arena's order (walks every key).
+     */
+    int[] wholeDuePositions() {
+        return positions(true);
+    }
+
+    private int[] positions(boolean wholeDue) {
         int n = 0;
         int[] out = new int[16];
         for (int e : table) {
-            if (e != 0 && PackedFilter.isDue(chunk(e), offset(e))) {
+            if (e != 0
+                    && (wholeDue
+                            ? PackedFilter.isWholeDue(chunk(e), offset(e))
+                            : PackedFilter.isDue(chunk(e), offset(e)))) {
                 if (n == out.length) {
                     out = Arrays.copyOf(out, 2 * n);
                 }

@@ -41,7 +41,11 @@ class EndToEndHarnessTest {
      */
     @Test
     void theEnvironmentGetsTheModeAndEveryOption() {
-        assertThat(factoryOf("approximate", Map.of())).contains("level0CompactionTrigger=1");
+        // Approximate mode compacts after every checkpoint itself by default.
+        assertThat(factoryOf("approximate", Map.of()))
+                .contains("level0CompactionTrigger=RocksDB's own");
+        assertThat(factoryOf("approximate@dedup.rocksdb.compact-after-checkpoint=false", Map.of()))
+                .contains("level0CompactionTrigger=1");
         // Exact mode's default store is fingerprint pages, rewritten like approximate mode's.
         assertThat(factoryOf("exact", Map.of())).contains("level0CompactionTrigger=1");
         assertThat(factoryOf("exact@dedup.exact.store=ENTRIES", Map.of()))

@@ -69,6 +69,16 @@ class CrashRestoreRescaleTest {
                         7L,
                         ROCKSDB),
                 Arguments.of(
+                        "exact pages, share 0.25, written whole after checkpoints",
+                        afterCheckpoints(exactPages(64 << 20, 0.25)),
+                        10L,
+                        ROCKSDB),
+                Arguments.of(
+                        "approximate 1e-4, share 0.25, written whole after checkpoints",
+                        afterCheckpoints(approximate(64 << 20)),
+                        11L,
+                        ROCKSDB),
+                Arguments.of(
                         "exact pages on the heap backend", exactPages(64 << 20, 0.75), 8L, HEAP),
                 Arguments.of(
                         "approximate 1e-4 on the heap backend", approximate(64 << 20), 9L, HEAP));
@@ -87,6 +97,20 @@ class CrashRestoreRescaleTest {
         return builder(DedupMode.EXACT, 50, 0.01, cacheBytes, 256)
                 .exactStore(ExactStoreType.PAGES)
                 .pageJournalShare(share)
+                .build();
+    }
+
+    /** {@code cfg} with dedup.rocksdb.compact-after-checkpoint and a journal share of 0.25. */
+    private static DedupConfig afterCheckpoints(DedupConfig cfg) {
+        return builder(
+                        cfg.mode(),
+                        cfg.expectedUrlsPerKey(),
+                        cfg.falsePositiveRate(),
+                        cfg.filterCacheBytes(),
+                        256)
+                .exactStore(cfg.exactStore())
+                .pageJournalShare(0.25)
+                .compactAfterCheckpoint(true)
                 .build();
     }
 
@@ -123,6 +147,7 @@ class CrashRestoreRescaleTest {
         long early;
         long unpacked;
         long evicted;
+        long writtenAfter;
 
         void add(
                 List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>>
@@ -135,6 +160,7 @@ class CrashRestoreRescaleTest {
                 early += c.earlyJournals();
                 unpacked += c.unpacks();
                 evicted += c.evictions();
+                writtenAfter += ((DedupOperator) h.getOperator()).keysWrittenAfterCheckpoint();
             }
         }
 
@@ -142,13 +168,15 @@ class CrashRestoreRescaleTest {
         public String toString() {
             return String.format(
                     Locale.ROOT,
-                    "packed %d, held %d, due %d, early journals %d, unpacked %d, evicted %d",
+                    "packed %d, held %d, due %d, early journals %d, unpacked %d, evicted %d,"
+                            + " written whole after a checkpoint %d",
                     packed,
                     held,
                     due,
                     early,
                     unpacked,
-                    evicted);
+                    evicted,
+                    writtenAfter);
         }
     }
 
@@ -259,6 +287,9 @@ class CrashRestoreRescaleTest {
             assertThat(exercised.evicted).as(what).isPositive();
         } else if (cfg.pageJournalShare() > 0) {
             assertThat(exercised.early).as(what).isPositive();
+        }
+        if (name.contains("written whole after checkpoints")) {
+            assertThat(exercised.writtenAfter).as(what).isPositive();
         }
     }
 

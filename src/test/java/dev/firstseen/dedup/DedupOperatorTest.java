@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -24,6 +25,7 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.ParameterTool;
@@ -566,6 +568,85 @@ class DedupOperatorTest {
     }
 
     /**
+     * dedup.rocksdb.compact-after-checkpoint: keys whose journal passes its bound at a checkpoint
+     * are journaled all the same, written whole when the checkpoint completes (or at the next
+     * record), and compacted in the background, so that the next checkpoint holds no superseded
+     * versions of their pages or journals: as large as the same state fully compacted. Without it
+     * they are written whole at the checkpoint, and the next one (the harness keeps RocksDB's
+     * level-0 trigger of 4) still holds the old versions. Same output either way, and the
+     * checkpoint with the over-bound journals restores to the same decisions.
+     */
+    @Test
+    void writingWholeAfterACheckpointLeavesNoSupersededVersionsInTheNext() throws Exception {
+        FingerprintFunction fingerprints = FingerprintFunction.withKey(64, 14, 12);
+        List<CanonicalUrl> base = stream(200_000, 50, 1_000_000, 21);
+        List<CanonicalUrl> growth = stream(20_000, 50, 1_000_000, 22);
+        List<CanonicalUrl> later = stream(20_000, 50, 1_000_000, 23);
+        List<List<String>> outputs = new ArrayList<>();
+        OperatorSubtaskState overBound = null;
+        int emittedByTwo = 0;
+        for (int run = 0; run < 2; run++) {
+            DedupConfig cfg =
+                    builder(DedupMode.APPROXIMATE, 100, 0.01, 64 << 20, 0)
+                            .fingerprints(fingerprints)
+                            .pageJournalShare(0.25)
+                            .compactAfterCheckpoint(run == 1)
+                            .build();
+            var h = harness(cfg, 1, 0, null);
+            DedupOperator op = (DedupOperator) h.getOperator();
+            feed(h, base);
+            checkpoint(h, 1); // every key new: written whole
+            feed(h, growth);
+            OperatorSubtaskState second = checkpoint(h, 2);
+            h.notifyOfCompletedCheckpoint(2);
+            op.awaitCompaction();
+            long next = checkpoint(h, 3).getStateSize(); // nothing changed since the second
+            var backend = (RocksDBKeyedStateBackend<?>) op.getKeyedStateBackend();
+            backend.compactState(DedupState.bloomPages());
+            backend.compactState(DedupState.pageJournal());
+            backend.compactState(DedupState.bloomMeta());
+            long compacted = checkpoint(h, 4).getStateSize();
+            String sizes =
+                    String.format(
+                            Locale.ROOT,
+                            "run %d: next checkpoint %d B, the same state compacted %d B",
+                            run,
+                            next,
+                            compacted);
+            if (run == 1) {
+                assertThat(op.keysWrittenAfterCheckpoint()).as(sizes).isPositive();
+                assertThat(op.compactionsAfterCheckpoint()).as(sizes).isPositive();
+                assertThat((double) next).as(sizes).isLessThanOrEqualTo(compacted * 1.02);
+                overBound = second;
+                emittedByTwo = emitted(h).size();
+            } else {
+                assertThat(op.keysWrittenAfterCheckpoint()).isZero();
+                assertThat((double) next).as(sizes).isGreaterThan(compacted * 1.2);
+            }
+            feed(h, later);
+            outputs.add(emitted(h));
+        }
+        assertThat(outputs.get(1)).isEqualTo(outputs.get(0));
+        var restored =
+                harness(
+                        builder(DedupMode.APPROXIMATE, 100, 0.01, 64 << 20, 0)
+                                .fingerprints(fingerprints)
+                                .pageJournalShare(0.25)
+                                .compactAfterCheckpoint(true)
+                                .build(),
+                        1,
+                        0,
+                        overBound);
+        feed(restored, base);
+        feed(restored, growth);
+        assertThat(emitted(restored)).isEmpty();
+        feed(restored, later);
+        List<String> uninterrupted = outputs.get(1);
+        assertThat(emitted(restored))
+                .isEqualTo(uninterrupted.subList(emittedByTwo, uninterrupted.size()));
+    }
+
+    /**
      * dedup.rocksdb.compact-before-checkpoint: the pages rewritten between two checkpoints leave
      * their old versions in the second checkpoint unless it compacts first (the harness's backend
      * keeps RocksDB's level-0 trigger of 4, so nothing compacts them in the background). Compacted,
@@ -593,6 +674,7 @@ class DedupOperatorTest {
                             builder(DedupMode.APPROXIMATE, 100, 0.01, 64 << 20, 0)
                                     .fingerprints(fingerprints)
                                     .compactBeforeCheckpoint(run == 1)
+                                    .compactAfterCheckpoint(false)
                                     .pageJournalShare(0)
                                     .build(),
                             1,

@@ -29,9 +29,21 @@ import org.junit.jupiter.api.io.TempDir;
 class SeenSetRocksDBOptionsTest {
     @TempDir Path dbDir;
 
+    /**
+     * Approximate mode compacts after every checkpoint itself by default
+     * (dedup.rocksdb.compact-after-checkpoint), so RocksDB keeps its own trigger; without that it
+     * compacts level 0 after every flush.
+     */
     @Test
-    void approximateModeCompactsLevel0AfterEveryFlushByDefault() throws Exception {
+    void approximateModeCompactsLevel0AfterEveryFlushUnlessItCompactsAfterCheckpoints()
+            throws Exception {
         assertThat(triggersOfAJobConfiguredWith(DedupMode.APPROXIMATE, Map.of()))
+                .containsEntry("bloom-pages", 4)
+                .containsEntry("bloom-meta", 4);
+        assertThat(
+                        triggersOfAJobConfiguredWith(
+                                DedupMode.APPROXIMATE,
+                                Map.of("dedup.rocksdb.compact-after-checkpoint", "false")))
                 .containsEntry("bloom-pages", 1)
                 .containsEntry("bloom-meta", 1);
     }
