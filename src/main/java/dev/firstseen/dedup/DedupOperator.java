@@ -143,6 +143,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     /* Compactions asked for since the running one began; 0 when none runs. */
     private transient AtomicInteger compactionRequests;
     private transient volatile long lastCompactionAfterMillis;
+    /* Pages and journal entries written when the last compaction after a checkpoint was asked for:
+    an idle subtask's checkpoints call for none. */
+    private transient long writtenAtCompaction;
 
     private transient long lastSummaryNanos;
     /* Pages loaded and records decided at the last summary, for the cache-thrashing warning. */
@@ -292,6 +295,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         metrics.gauge("keysWrittenWholeAfterCheckpoints", () -> keysWrittenAfterCheckpoint);
         rebuilds = new ArrayDeque<>();
         compactionRequests = new AtomicInteger();
+        writtenAtCompaction = -1;
         afterCheckpoint =
                 config.compactAfterCheckpoint()
                                 && getKeyedStateBackend()
@@ -961,17 +965,21 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
     /**
      * After a checkpoint (dedup.rocksdb.compact-after-checkpoint): writes whole the keys whose
-     * journal passed its bound at it (the checkpoint holds them with their journal), packs them,
-     * and has the background thread compact the filter's column families, so that the old versions
-     * of their pages and journals, and of every page the checkpoint's flush rewrote, are gone
-     * before the next checkpoint copies the SST files. That compaction takes the place of RocksDB's
-     * level-0 trigger of 1 ({@link dev.firstseen.config.SeenSetRocksDBOptions} leaves RocksDB's own
-     * with this option).
+     * journal passed its bound at it (the checkpoint holds them with their journal), and if state
+     * was written since the last compaction has the background thread compact the filter's column
+     * families, so that the old versions of their pages and journals, and of every page the
+     * checkpoint's flush rewrote, are gone before the next checkpoint copies the SST files. That
+     * compaction takes the place of RocksDB's level-0 trigger of 1 ({@link
+     * dev.firstseen.config.SeenSetRocksDBOptions} leaves RocksDB's own with this option).
      */
     private void writeWholeAfterCheckpoint() throws Exception {
         keysWrittenAfterCheckpoint += cache.writeWholeSoon();
         afterCheckpointDue = false;
-        compactAfterCheckpoint(afterCheckpoint);
+        long written = metrics.pagesFlushed.getCount() + metrics.pageJournalEntries.getCount();
+        if (written != writtenAtCompaction) {
+            writtenAtCompaction = written;
+            compactAfterCheckpoint(afterCheckpoint);
+        }
     }
 
     /**

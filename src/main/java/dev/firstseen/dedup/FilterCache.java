@@ -363,12 +363,12 @@ final class FilterCache {
                 keys++;
             }
         }
-        int[] positions = packed.wholeDuePositions();
+        int[] positions = packed.wholeSoonPositions();
         if (positions.length > 0) {
             for (int pos : positions) {
                 int i = packed.slotAt(packed.hashAt(pos), pos);
                 int chunk = packed.chunkOf(i);
-                repack(i, null, true); // its next write is whole: the flush writes it whole
+                repack(i, null, true); // its next write is due whole: the flush writes it so
                 reclaimFlushed(chunk);
                 keys++;
             }

@@ -446,8 +446,8 @@ final class KeyFilter {
 
     /**
      * The key's journal passed its bound at a checkpoint, which journaled its inserts all the same:
-     * its pages are to be written whole right after the checkpoint. Until that write its next write
-     * is whole; packed, it keeps only that ({@link PackedFilter#isWholeDue}).
+     * its pages are to be written whole right after the checkpoint (packed, {@link
+     * PackedFilter#isWholeSoon}). Until that write its next write is whole.
      */
     void writeWholeSoon() {
         wholeAfterCheckpoint = true;

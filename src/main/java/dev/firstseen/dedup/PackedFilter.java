@@ -45,6 +45,9 @@ final class PackedFilter {
      */
     private static final int DUE = 64;
 
+    /** The key is to be written whole right after the checkpoint ({@link KeyFilter#wholeSoon}). */
+    private static final int WHOLE_SOON = 128;
+
     /**
      * The most page-table slots a packed key may have. A probe of a packed key walks its slot
      * codes, and packing and unpacking copy every page: keys of more pages than this (more than
@@ -78,7 +81,8 @@ final class PackedFilter {
                         | (f.wholeDue() ? WHOLE_DUE : 0)
                         | (m.isExactFingerprints() ? EXACT : 0)
                         | (m.saturated ? SATURATED : 0)
-                        | (due ? DUE : 0);
+                        | (due ? DUE : 0)
+                        | (f.wholeSoon() ? WHOLE_SOON : 0);
         long[] pending = due ? f.pending() : null;
         int pendingCount = pending == null ? 0 : (int) pending[0];
         int classes = m.classCount();
@@ -221,6 +225,9 @@ final class PackedFilter {
                         (flags & WHOLE_DUE) != 0,
                         createdHere,
                         journaled);
+        if ((flags & WHOLE_SOON) != 0) {
+            f.writeWholeSoon();
+        }
         if ((flags & DUE) != 0) {
             r.at = at;
             int n = (int) r.next();
@@ -397,9 +404,12 @@ final class PackedFilter {
         return (p[start] & DUE) != 0;
     }
 
-    /** Whether the packed filter's next write must be whole ({@link KeyFilter#wholeDue}). */
-    static boolean isWholeDue(byte[] p, int start) {
-        return (p[start] & WHOLE_DUE) != 0;
+    /**
+     * Whether the packed key is to be written whole after the checkpoint ({@link
+     * KeyFilter#wholeSoon}).
+     */
+    static boolean isWholeSoon(byte[] p, int start) {
+        return (p[start] & WHOLE_SOON) != 0;
     }
 
     /** True for exact mode's fingerprint pages ({@link FilterMeta#EXACT_FINGERPRINTS}). */

@@ -442,20 +442,20 @@ final class PackedKeys implements PackedInserts.Hashes {
     }
 
     /**
-     * The positions of the keys whose next write must be whole ({@link PackedFilter#isWholeDue}),
-     * in the arena's order (walks every key).
+     * The positions of the keys to be written whole after the checkpoint ({@link
+     * PackedFilter#isWholeSoon}), in the arena's order (walks every key).
      */
-    int[] wholeDuePositions() {
+    int[] wholeSoonPositions() {
         return positions(true);
     }
 
-    private int[] positions(boolean wholeDue) {
+    private int[] positions(boolean wholeSoon) {
         int n = 0;
         int[] out = new int[16];
         for (int e : table) {
             if (e != 0
-                    && (wholeDue
-                            ? PackedFilter.isWholeDue(chunk(e), offset(e))
+                    && (wholeSoon
+                            ? PackedFilter.isWholeSoon(chunk(e), offset(e))
                             : PackedFilter.isDue(chunk(e), offset(e)))) {
                 if (n == out.length) {
                     out = Arrays.copyOf(out, 2 * n);
