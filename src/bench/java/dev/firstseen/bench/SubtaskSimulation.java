@@ -69,7 +69,9 @@ public final class SubtaskSimulation {
                 p.getDouble("page-journal-max-share", DedupConfig.DEFAULT_PAGE_JOURNAL_SHARE);
         boolean compact = p.getBoolean("compact-before-checkpoint", false);
         boolean compactAfter =
-                p.getBoolean("compact-after-checkpoint", mode == DedupMode.APPROXIMATE);
+                p.getBoolean(
+                        "compact-after-checkpoint",
+                        DedupConfig.defaultCompactAfterCheckpoint(mode));
         ApproximateFilter approximateFilter =
                 ApproximateFilter.valueOf(filter.toUpperCase(Locale.ROOT));
         long expected =

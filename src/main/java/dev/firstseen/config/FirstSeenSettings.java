@@ -528,7 +528,7 @@ public final class FirstSeenSettings {
     /** {@code dedup.rocksdb.compact-after-checkpoint}, or its default for the mode. */
     public static boolean compactAfterCheckpoint(ReadableConfig c) {
         return c.getOptional(ROCKSDB_COMPACT_AFTER_CHECKPOINT)
-                .orElse(c.get(DEDUP_MODE) == DedupMode.APPROXIMATE);
+                .orElse(DedupConfig.defaultCompactAfterCheckpoint(c.get(DEDUP_MODE)));
     }
 
     /** {@code dedup.bloom.expected-urls-per-key}, or its default for the mode and filter. */

@@ -96,6 +96,15 @@ public record DedupConfig(
                 : 128;
     }
 
+    /**
+     * Default of {@code dedup.rocksdb.compact-after-checkpoint}: on in approximate mode, whose
+     * filter is a few bytes a URL; off in exact mode, whose pages are the seen-set and would be
+     * compacted whole every interval.
+     */
+    public static boolean defaultCompactAfterCheckpoint(DedupMode mode) {
+        return mode == DedupMode.APPROXIMATE;
+    }
+
     /** Default of {@code dedup.approximate.page-entries}. */
     public static final int DEFAULT_APPROXIMATE_PAGE_ENTRIES = FingerprintClass.PAGE_ENTRIES;
 
@@ -347,7 +356,7 @@ public record DedupConfig(
                     compactBeforeCheckpoint,
                     compactAfterCheckpoint != null
                             ? compactAfterCheckpoint
-                            : mode == DedupMode.APPROXIMATE,
+                            : defaultCompactAfterCheckpoint(mode),
                     exactStore.resolve(revisitAfterMillis > 0 || forgetAfterMillis > 0, f.bits()),
                     exactPageEntries,
                     approximatePageEntries,
