@@ -50,9 +50,10 @@ import org.apache.flink.util.ParameterTool;
  * <p>Run: {@code scripts/simulate-subtask [--urls 10000000] [--keys 100000] [--rate 0.0001] [--mode
  * approximate] [--filter FINGERPRINTS|BLOOM] [--checkpoint-every N] [--page-journal-max-share S]
  * [--compact-before-checkpoint true] [--compact-after-checkpoint true|false (default: true in
- * approximate mode)] [--expected-urls-per-key N]}, the last four as {@code
- * dedup.page-journal.max-share}, {@code dedup.rocksdb.compact-before-checkpoint}, {@code
- * dedup.rocksdb.compact-after-checkpoint} and {@code dedup.bloom.expected-urls-per-key}
+ * approximate mode)] [--expected-urls-per-key N]}, the page journal's share by default 0.25 in
+ * approximate mode and 0.75 in exact mode, the last four as {@code dedup.page-journal.max-share},
+ * {@code dedup.rocksdb.compact-before-checkpoint}, {@code dedup.rocksdb.compact-after-checkpoint}
+ * and {@code dedup.bloom.expected-urls-per-key}
  */
 public final class SubtaskSimulation {
     private SubtaskSimulation() {}
@@ -66,7 +67,7 @@ public final class SubtaskSimulation {
         String filter = p.get("filter", "FINGERPRINTS");
         long every = p.getLong("checkpoint-every", 0);
         double journalShare =
-                p.getDouble("page-journal-max-share", DedupConfig.DEFAULT_PAGE_JOURNAL_SHARE);
+                p.getDouble("page-journal-max-share", DedupConfig.defaultPageJournalShare(mode));
         boolean compact = p.getBoolean("compact-before-checkpoint", false);
         boolean compactAfter =
                 p.getBoolean(

@@ -284,7 +284,7 @@ public final class FirstSeenOptions {
     public static final ConfigOption<Double> PAGE_JOURNAL_SHARE =
             ConfigOptions.key("dedup.page-journal.max-share")
                     .doubleType()
-                    .defaultValue(dev.firstseen.dedup.DedupConfig.DEFAULT_PAGE_JOURNAL_SHARE)
+                    .noDefaultValue()
                     .withDescription(
                             "Keys in fingerprint pages (exact mode's PAGES, approximate mode's"
                                     + " FINGERPRINTS): at a checkpoint, a key's new fingerprints"
@@ -299,7 +299,10 @@ public final class FirstSeenOptions {
                                     + " whole and the journal cleared. A key read from state"
                                     + " inserts its journal again. 0 writes changed"
                                     + " pages whole at every checkpoint. From 0 to 1; may change"
-                                    + " on restore.");
+                                    + " on restore. Default: 0.75 in exact mode, 0.25 in"
+                                    + " approximate mode (whose full journals are written whole"
+                                    + " after the checkpoint and compacted, see"
+                                    + " dedup.rocksdb.compact-after-checkpoint).");
 
     public static final ConfigOption<Integer> FINGERPRINT_BITS =
             ConfigOptions.key("dedup.fingerprint-bits")

@@ -268,7 +268,7 @@ public final class FirstSeenSettings {
                 problems.add("'" + o.key() + "' must be between 32 and 4096, was " + conf.get(o));
             }
         }
-        double journalShare = conf.get(PAGE_JOURNAL_SHARE);
+        double journalShare = pageJournalShare(conf);
         if (!(journalShare >= 0 && journalShare <= 1)) {
             problems.add(
                     "'dedup.page-journal.max-share' must be from 0 (no journal: changed pages"
@@ -531,6 +531,12 @@ public final class FirstSeenSettings {
                 .orElse(DedupConfig.defaultCompactAfterCheckpoint(c.get(DEDUP_MODE)));
     }
 
+    /** {@code dedup.page-journal.max-share}, or its default for the mode. */
+    public static double pageJournalShare(ReadableConfig c) {
+        return c.getOptional(PAGE_JOURNAL_SHARE)
+                .orElse(DedupConfig.defaultPageJournalShare(c.get(DEDUP_MODE)));
+    }
+
     /** {@code dedup.bloom.expected-urls-per-key}, or its default for the mode and filter. */
     public static long expectedUrlsPerKey(ReadableConfig c) {
         return c.getOptional(EXPECTED_URLS_PER_KEY)
@@ -546,7 +552,7 @@ public final class FirstSeenSettings {
                 .exactStore(exactStore(conf))
                 .exactPageEntries(conf.get(EXACT_PAGE_ENTRIES))
                 .approximatePageEntries(conf.get(APPROXIMATE_PAGE_ENTRIES))
-                .pageJournalShare(conf.get(PAGE_JOURNAL_SHARE))
+                .pageJournalShare(pageJournalShare(conf))
                 .fingerprintBits(conf.get(FINGERPRINT_BITS))
                 .rebuildStep(conf.get(REBUILD_STEP))
                 .compactBeforeCheckpoint(conf.get(ROCKSDB_COMPACT_BEFORE_CHECKPOINT))

@@ -245,7 +245,32 @@ class FirstSeenSettingsTest {
                         FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092"))
                                 .dedupConfig()
                                 .pageJournalShare())
+                .as("exact mode's default")
                 .isEqualTo(0.75);
+        assertThat(
+                        FirstSeenSettings.from(
+                                        args(
+                                                "--kafka.bootstrap-servers",
+                                                "b:9092",
+                                                "--dedup.mode",
+                                                "approximate"))
+                                .dedupConfig()
+                                .pageJournalShare())
+                .as("approximate mode's default")
+                .isEqualTo(0.25);
+        assertThat(
+                        FirstSeenSettings.from(
+                                        args(
+                                                "--kafka.bootstrap-servers",
+                                                "b:9092",
+                                                "--dedup.mode",
+                                                "approximate",
+                                                "--dedup.page-journal.max-share",
+                                                "0.6"))
+                                .dedupConfig()
+                                .pageJournalShare())
+                .as("set")
+                .isEqualTo(0.6);
         for (String bad : new String[] {"-0.1", "1.5", "NaN"}) {
             refused("--dedup.page-journal.max-share", bad)
                     .as(bad)
