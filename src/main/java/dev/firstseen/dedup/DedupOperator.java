@@ -134,8 +134,25 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     /* The RocksDB backend if dedup.rocksdb.compact-after-checkpoint is on, else null: the heap
     backend's snapshots hold no superseded versions. */
     private transient RocksDBKeyedStateBackend<?> afterCheckpoint;
+
     /* A checkpoint's flush ran and writeWholeAfterCheckpoint has not yet. */
+    /**
+     * Pages a record writes whole at most after a checkpoint
+     * (dedup.rocksdb.compact-after-checkpoint) before it is processed, at least one key's: the keys
+     * whose journal passed its bound at the checkpoint, written in one record, were the longest
+     * records of the 50 M scale runs. 256 pages are about 0.3 MB at 1e-4; an interval's few
+     * thousand such pages a subtask are written by its first few dozen records.
+     */
+    static final int WHOLE_AFTER_CHECKPOINT_PAGES_PER_RECORD = 256;
+
     private transient boolean afterCheckpointDue;
+
+    /** {@link #WHOLE_AFTER_CHECKPOINT_PAGES_PER_RECORD}, or less in tests. */
+    private int wholePagesPerRecord = WHOLE_AFTER_CHECKPOINT_PAGES_PER_RECORD;
+
+    /** Whether a record has begun the whole writes after the last checkpoint. */
+    private transient boolean afterCheckpointBegun;
+
     private transient ExecutorService compactor;
     private transient Future<?> compaction;
     private transient long keysWrittenAfterCheckpoint;
@@ -336,7 +353,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     public void processElement(StreamRecord<CanonicalUrl> element) throws Exception {
         long start = System.nanoTime();
         if (afterCheckpointDue) {
-            writeWholeAfterCheckpoint();
+            afterCheckpointBegun = true;
+            writeWholeAfterCheckpoint(wholePagesPerRecord);
         }
         rebuildNanos = 0;
         if (!rebuilds.isEmpty()) {
@@ -865,8 +883,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
-        if (afterCheckpointDue) { // no record since the last checkpoint
-            writeWholeAfterCheckpoint();
+        if (afterCheckpointDue) { // not all written by the records since the last checkpoint
+            writeWholeAfterCheckpoint(Integer.MAX_VALUE);
         }
         checkpointFlush = true;
         try {
@@ -876,6 +894,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         }
         cache.pack();
         afterCheckpointDue = afterCheckpoint != null;
+        afterCheckpointBegun = false;
         lastCompactionMillis = 0;
         if (config.compactBeforeCheckpoint()
                 && pagesWrittenSinceCompaction
@@ -958,22 +977,26 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
-        if (afterCheckpointDue) { // no record came since the checkpoint: an idle input
-            writeWholeAfterCheckpoint();
+        if (afterCheckpointDue && !afterCheckpointBegun) { // no record came since: an idle input
+            writeWholeAfterCheckpoint(Integer.MAX_VALUE);
         }
     }
 
     /**
      * After a checkpoint (dedup.rocksdb.compact-after-checkpoint): writes whole the keys whose
-     * journal passed its bound at it (the checkpoint holds them with their journal), and if state
-     * was written since the last compaction has the background thread compact the filter's column
-     * families, so that the old versions of their pages and journals, and of every page the
+     * journal passed its bound at it (the checkpoint holds them with their journal), about {@code
+     * pageBudget} pages a call, so that no record pays for all of them; once none is left, and if
+     * state was written since the last compaction, has the background thread compact the filter's
+     * column families, so that the old versions of their pages and journals, and of every page the
      * checkpoint's flush rewrote, are gone before the next checkpoint copies the SST files. That
      * compaction takes the place of RocksDB's level-0 trigger of 1 ({@link
      * dev.firstseen.config.SeenSetRocksDBOptions} leaves RocksDB's own with this option).
      */
-    private void writeWholeAfterCheckpoint() throws Exception {
-        keysWrittenAfterCheckpoint += cache.writeWholeSoon();
+    private void writeWholeAfterCheckpoint(int pageBudget) throws Exception {
+        keysWrittenAfterCheckpoint += cache.writeWholeSoon(pageBudget);
+        if (cache.wholeSoonLeft()) {
+            return; // the next record goes on
+        }
         afterCheckpointDue = false;
         long written = metrics.pagesFlushed.getCount() + metrics.pageJournalEntries.getCount();
         if (written != writtenAtCompaction) {
@@ -1052,7 +1075,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         long keys = 0;
         if (cache != null) { // null if open() failed, e.g. on a refused restore
             if (afterCheckpointDue) {
-                writeWholeAfterCheckpoint();
+                writeWholeAfterCheckpoint(Integer.MAX_VALUE);
             }
             cache.flushAll();
             cache.pack(); // as after a checkpoint's flush, so that the figures compare
@@ -1117,6 +1140,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     }
 
     /** Keys written whole after a checkpoint instead of at it, for tests. */
+    /** Sets the pages a record writes whole at most after a checkpoint, for tests. */
+    void wholePagesPerRecord(int pages) {
+        wholePagesPerRecord = pages;
+    }
+
     long keysWrittenAfterCheckpoint() {
         return keysWrittenAfterCheckpoint;
     }

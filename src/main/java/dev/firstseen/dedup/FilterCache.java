@@ -88,6 +88,9 @@ final class FilterCache {
     /** Whether a key may be packed as due ({@link PackedFilter#isDue}) since the last flush. */
     private boolean anyDue;
 
+    /** Whether {@link #writeWholeSoon} stopped at its budget with keys left to write whole. */
+    private boolean wholeSoonLeft;
+
     /** The most {@link #bytes()} during the last {@link #flushAll()} and {@link #pack()}. */
     private long flushPeak;
 
@@ -348,17 +351,26 @@ final class FilterCache {
     }
 
     /**
-     * After a checkpoint: writes whole to keyed state ({@link Backing#write}) every filter whose
-     * journal passed its bound at it ({@link KeyFilter#writeWholeSoon}): those held as objects,
+     * After a checkpoint: writes whole to keyed state ({@link Backing#write}) the filters whose
+     * journal passed its bound at it ({@link KeyFilter#writeWholeSoon}), those held as objects,
      * then the packed ones one at a time in the arena's order, each packed again as it is written
-     * (the old packs' garbage reclaimed as in {@link #flushHeld}). Returns the keys written.
+     * with any new URLs held for it (the old packs' garbage reclaimed as in {@link #flushHeld}),
+     * until {@code pageBudget} pages were written: at least one key, and every such key if the
+     * budget is {@link Integer#MAX_VALUE}. {@link #wholeSoonLeft} says whether some are left for a
+     * later call. Returns the keys written.
      */
-    int writeWholeSoon() throws Exception {
+    int writeWholeSoon(int pageBudget) throws Exception {
         int keys = 0;
+        long pages = 0;
+        wholeSoonLeft = false;
         for (KeyFilter f = oldest; f != null; f = f.newer) {
             if (f.wholeSoon()) {
+                if (pages >= pageBudget) {
+                    wholeSoonLeft = true;
+                    return keys;
+                }
                 long before = f.bytes();
-                backing.write(f);
+                pages += backing.write(f);
                 bytes += f.bytes() - before;
                 keys++;
             }
@@ -366,15 +378,27 @@ final class FilterCache {
         int[] positions = packed.wholeSoonPositions();
         if (positions.length > 0) {
             for (int pos : positions) {
-                int i = packed.slotAt(packed.hashAt(pos), pos);
+                if (pages >= pageBudget) {
+                    wholeSoonLeft = true;
+                    break;
+                }
+                int hash = packed.hashAt(pos);
+                int i = packed.slotAt(hash, pos);
                 int chunk = packed.chunkOf(i);
-                repack(i, null, true); // its next write is due whole: the flush writes it so
+                // Records between two calls may have held new URLs for it: they go in first, as
+                // the flush's held keys' do.
+                pages += repack(i, inserts.isEmpty() ? null : inserts.take(hash, pos), true);
                 reclaimFlushed(chunk);
                 keys++;
             }
             reclaimFlushed(Integer.MAX_VALUE);
         }
         return keys;
+    }
+
+    /** Whether the last {@link #writeWholeSoon} left keys to write whole for a later call. */
+    boolean wholeSoonLeft() {
+        return wholeSoonLeft;
     }
 
     /**

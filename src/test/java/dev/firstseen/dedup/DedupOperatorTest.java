@@ -647,6 +647,69 @@ class DedupOperatorTest {
     }
 
     /**
+     * dedup.rocksdb.compact-after-checkpoint: the keys to write whole after a checkpoint are
+     * written a few pages a record by the records that follow it, not all by the first, and the
+     * checkpoint-complete notification that comes among them leaves them to the records. New URLs
+     * those records add to keys not written yet are kept: the output is the same as when every key
+     * is written before any record (the notification of an idle input), the background compaction
+     * starts once the last key is written, and the next checkpoint restores to every URL seen.
+     */
+    @Test
+    void theWholeWritesAfterACheckpointAreSpreadOverTheRecordsThatFollow() throws Exception {
+        FingerprintFunction fingerprints = FingerprintFunction.withKey(64, 14, 13);
+        List<CanonicalUrl> base = stream(200_000, 50, 1_000_000, 31);
+        List<CanonicalUrl> growth = stream(20_000, 50, 1_000_000, 32);
+        List<CanonicalUrl> later = stream(20_000, 50, 1_000_000, 33);
+        List<CanonicalUrl> all = new ArrayList<>(base);
+        all.addAll(growth);
+        all.addAll(later);
+        DedupConfig cfg =
+                builder(DedupMode.APPROXIMATE, 100, 0.01, 64 << 20, 0)
+                        .fingerprints(fingerprints)
+                        .pageJournalShare(0.25)
+                        .compactAfterCheckpoint(true)
+                        .build();
+        List<List<String>> outputs = new ArrayList<>();
+        long atOnce = 0;
+        for (int run = 0; run < 2; run++) {
+            var h = harness(cfg, 1, 0, null);
+            DedupOperator op = (DedupOperator) h.getOperator();
+            op.wholePagesPerRecord(4);
+            feed(h, base);
+            checkpoint(h, 1);
+            feed(h, growth);
+            checkpoint(h, 2);
+            long keysBefore = op.keysWrittenAfterCheckpoint();
+            long compactionsBefore = op.compactionsAfterCheckpoint();
+            if (run == 0) {
+                h.notifyOfCompletedCheckpoint(2); // no record first: all at once
+                atOnce = op.keysWrittenAfterCheckpoint() - keysBefore;
+                assertThat(atOnce).as("keys written whole after the checkpoint").isGreaterThan(4);
+                assertThat(op.compactionsAfterCheckpoint()).isGreaterThan(compactionsBefore);
+                feed(h, later);
+            } else {
+                feed(h, later.subList(0, 1));
+                long byOne = op.keysWrittenAfterCheckpoint() - keysBefore;
+                assertThat(byOne).as("written by the first record").isBetween(1L, atOnce - 1);
+                h.notifyOfCompletedCheckpoint(2);
+                assertThat(op.keysWrittenAfterCheckpoint() - keysBefore)
+                        .as("the notification after the first record")
+                        .isEqualTo(byOne);
+                assertThat(op.compactionsAfterCheckpoint()).isEqualTo(compactionsBefore);
+                feed(h, later.subList(1, later.size()));
+                assertThat(op.keysWrittenAfterCheckpoint() - keysBefore).isEqualTo(atOnce);
+                assertThat(op.compactionsAfterCheckpoint()).isGreaterThan(compactionsBefore);
+            }
+            outputs.add(emitted(h));
+            op.awaitCompaction();
+            var restored = harness(cfg, 1, 0, checkpoint(h, 3));
+            feed(restored, all);
+            assertThat(emitted(restored)).as("run %d restored", run).isEmpty();
+        }
+        assertThat(outputs.get(1)).isEqualTo(outputs.get(0));
+    }
+
+    /**
      * dedup.rocksdb.compact-before-checkpoint: the pages rewritten between two checkpoints leave
      * their old versions in the second checkpoint unless it compacts first (the harness's backend
      * keeps RocksDB's level-0 trigger of 4, so nothing compacts them in the background). Compacted,
