@@ -258,8 +258,8 @@ public final class SubtaskSimulation {
         double compactionWait;
         final List<Double> durations = new ArrayList<>();
         // The part of each duration spent in notifyCheckpointComplete: with no record between the
-        // snapshot and it, the whole writes after a checkpoint run there (a job runs them at the
-        // next record), so this is the pause they would give that record.
+        // snapshot and it, the whole writes after a checkpoint run there (a job runs them in the
+        // records that follow, a few pages each), so this is what they cost the task thread.
         final List<Double> notifyDurations = new ArrayList<>();
         long largest;
         long largestAt;
@@ -327,8 +327,9 @@ public final class SubtaskSimulation {
                     "periodic checkpoints every %,d records: %d taken, durations median %.2f s,"
                             + " slowest %.2f s (of which the checkpoint-complete notification,"
                             + " where the whole writes after a checkpoint run when no record"
-                            + " comes first: median %.2f s, slowest %.2f s); largest %,d B = %.2f B/URL at %,d URLs, last %,d B"
-                            + " = %.2f B/URL at %,d URLs (full state size); heap at the last: %.2f"
+                            + " comes first: median %.2f s, slowest %.2f s); largest %,d B ="
+                            + " %.2f B/URL at %,d URLs, last %,d B = %.2f B/URL at %,d URLs"
+                            + " (full state size); heap at the last: %.2f"
                             + " B/URL just before its flush (%s), %.2f just after (%s); the most"
                             + " heap after any record between two checkpoints or during the"
                             + " second's flush, over the URLs at the second: %.2f B/URL in the"
