@@ -169,16 +169,15 @@ public final class Size {
             return smallKeys(
                     f,
                     new Figure(
-                            3.75,
-                            "docs/simulate-subtask-10m-fpp1e-4-heap-session23.txt: largest"
-                                    + " checkpoint 35,580,644 B at 9.5 M URLs, 100,000 keys of 100"
-                                    + " URLs on average, a checkpoint every 1 M records, first"
-                                    + " class 512 (3.65 in "
-                                    + sim
-                                    + ", 3.58 with 128 there; 2.95 with"
-                                    + " dedup.page-journal.max-share 0 and"
-                                    + " dedup.rocksdb.compact-before-checkpoint true:"
-                                    + " docs/simulate-subtask-10m-fpp1e-4-compact.txt)"),
+                            3.45,
+                            "docs/simulate-subtask-10m-fpp1e-4-journal-share-session31.txt:"
+                                    + " largest checkpoint 32,820,035 B at 9.5 M URLs, 100,000"
+                                    + " keys of 100 URLs on average, a checkpoint every 1 M"
+                                    + " records, the defaults since the thirty-first session, the"
+                                    + " largest of five runs (3.03-3.15 with a checkpoint every"
+                                    + " 100,000 records; 3.75 before the compaction after"
+                                    + " checkpoints,"
+                                    + " docs/simulate-subtask-10m-fpp1e-4-heap-session23.txt)"),
                     new Figure(
                             2.51,
                             sim
@@ -198,11 +197,14 @@ public final class Size {
         return smallKeys(
                 f,
                 new Figure(
-                        3.16,
-                        sim
-                                + ": largest checkpoint 29,996,458 B at 9.5 M URLs, 20,000 keys of"
-                                + " 500 URLs on average, a checkpoint every 1 M records, first"
-                                + " class 512 (3.16 with 128 in the same file)"),
+                        3.15,
+                        "docs/simulate-subtask-10m-fpp1e-4-journal-share-session31.txt: largest"
+                                + " checkpoint 29,958,426 B at 9.5 M URLs, 20,000 keys of 500 URLs"
+                                + " on average, a checkpoint every 1 M records, the defaults since"
+                                + " the thirty-first session (3.13 with a journal share of 0.75 in"
+                                + " the same file; 3.16 in "
+                                + sim
+                                + ")"),
                 new Figure(
                         2.43,
                         sim
@@ -269,11 +271,14 @@ public final class Size {
                                     + " URL of the last 10 M in three runs (1.77 and 1.64 in the"
                                     + " other two)"),
                     new Figure(
-                            1.86,
-                            run
-                                    + ": largest checkpoint while the input flowed 86,498,849 B at"
-                                    + " about 46.5 M URLs, the largest of three runs (1.85 and"
-                                    + " 1.84)"),
+                            1.62,
+                            "docs/scale-50m-approximate-journal-share-session31.txt: largest"
+                                    + " checkpoint while the input flowed 75,454,306 B at about"
+                                    + " 46.6 M URLs with the defaults since the thirty-first"
+                                    + " session (1.62 in the other run; 1.86 before the"
+                                    + " compaction after checkpoints, "
+                                    + run
+                                    + ")"),
                     new Figure(1.46, run + ": filter pages 1.46 B/URL at 50 M in all three runs"),
                     new Figure(
                             58,
@@ -296,11 +301,13 @@ public final class Size {
                                     + " (2.40 and 2.38 in the other two; 2.52-3.73 with 128 in"
                                     + " the thirteenth session)"),
                     new Figure(
-                            2.67,
-                            "docs/scale-50m-approximate-fpp1e-4-session22.txt: largest"
-                                    + " checkpoint while the input flowed 121,580,433 B at about"
-                                    + " 45.6 M URLs, the largest of three runs (2.66 and 2.66;"
-                                    + " 2.79-2.80 with a first class of 128)"),
+                            2.39,
+                            "docs/scale-50m-approximate-journal-share-session31.txt: largest"
+                                    + " checkpoint while the input flowed 112,833,357 B at about"
+                                    + " 47.3 M URLs with the defaults since the thirty-first"
+                                    + " session (2.38 in the other run; 2.67 before the"
+                                    + " compaction after checkpoints,"
+                                    + " docs/scale-50m-approximate-fpp1e-4-session22.txt)"),
                     new Figure(
                             2.22,
                             "docs/scale-50m-approximate-fpp1e-4-session22.txt: filter pages"
