@@ -831,8 +831,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 if (!checkpointFlush || afterCheckpoint == null) {
                     return write(f);
                 }
-                // Written whole before the next record instead, and compacted in the background
-                // well before the next checkpoint: this one then holds no superseded version.
+                // Written whole by the records after the checkpoint instead, and compacted in the
+                // background well before the next one: this one then holds no superseded version.
                 element = f.takePending(config.pageJournalShare(), true);
                 f.writeWholeSoon();
             }
@@ -1150,7 +1150,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         return keysWrittenAfterCheckpoint;
     }
 
-    /** Background compactions started after checkpoints, for tests. */
+    /** Background compactions asked for after checkpoints, for tests. */
     long compactionsAfterCheckpoint() {
         return compactionsAfterCheckpoint;
     }

@@ -158,11 +158,16 @@ class FirstSeenSettingsTest {
     }
 
     private static long expectedUrls(String... more) {
+        return dedupConfig(more).expectedUrlsPerKey();
+    }
+
+    /** The dedup settings of a job with a broker and {@code more}. */
+    private static DedupConfig dedupConfig(String... more) {
         String[] all = new String[more.length + 2];
         all[0] = "--kafka.bootstrap-servers";
         all[1] = "b:9092";
         System.arraycopy(more, 0, all, 2, more.length);
-        return FirstSeenSettings.from(args(all)).dedupConfig().expectedUrlsPerKey();
+        return FirstSeenSettings.from(args(all)).dedupConfig();
     }
 
     @Test
@@ -241,33 +246,16 @@ class FirstSeenSettingsTest {
 
     @Test
     void thePageJournalShareIsAShare() {
-        assertThat(
-                        FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092"))
-                                .dedupConfig()
-                                .pageJournalShare())
-                .as("exact mode's default")
-                .isEqualTo(0.75);
-        assertThat(
-                        FirstSeenSettings.from(
-                                        args(
-                                                "--kafka.bootstrap-servers",
-                                                "b:9092",
-                                                "--dedup.mode",
-                                                "approximate"))
-                                .dedupConfig()
-                                .pageJournalShare())
+        assertThat(dedupConfig().pageJournalShare()).as("exact mode's default").isEqualTo(0.75);
+        assertThat(dedupConfig("--dedup.mode", "approximate").pageJournalShare())
                 .as("approximate mode's default")
                 .isEqualTo(0.25);
         assertThat(
-                        FirstSeenSettings.from(
-                                        args(
-                                                "--kafka.bootstrap-servers",
-                                                "b:9092",
-                                                "--dedup.mode",
-                                                "approximate",
-                                                "--dedup.page-journal.max-share",
-                                                "0.6"))
-                                .dedupConfig()
+                        dedupConfig(
+                                        "--dedup.mode",
+                                        "approximate",
+                                        "--dedup.page-journal.max-share",
+                                        "0.6")
                                 .pageJournalShare())
                 .as("set")
                 .isEqualTo(0.6);

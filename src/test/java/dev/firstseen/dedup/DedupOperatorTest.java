@@ -586,12 +586,7 @@ class DedupOperatorTest {
         OperatorSubtaskState overBound = null;
         int emittedByTwo = 0;
         for (int run = 0; run < 2; run++) {
-            DedupConfig cfg =
-                    builder(DedupMode.APPROXIMATE, 100, 0.01, 64 << 20, 0)
-                            .fingerprints(fingerprints)
-                            .pageJournalShare(0.25)
-                            .compactAfterCheckpoint(run == 1)
-                            .build();
+            DedupConfig cfg = quarterShare(fingerprints, run == 1);
             var h = harness(cfg, 1, 0, null);
             DedupOperator op = (DedupOperator) h.getOperator();
             feed(h, base);
@@ -627,16 +622,7 @@ class DedupOperatorTest {
             outputs.add(emitted(h));
         }
         assertThat(outputs.get(1)).isEqualTo(outputs.get(0));
-        var restored =
-                harness(
-                        builder(DedupMode.APPROXIMATE, 100, 0.01, 64 << 20, 0)
-                                .fingerprints(fingerprints)
-                                .pageJournalShare(0.25)
-                                .compactAfterCheckpoint(true)
-                                .build(),
-                        1,
-                        0,
-                        overBound);
+        var restored = harness(quarterShare(fingerprints, true), 1, 0, overBound);
         feed(restored, base);
         feed(restored, growth);
         assertThat(emitted(restored)).isEmpty();
@@ -663,12 +649,7 @@ class DedupOperatorTest {
         List<CanonicalUrl> all = new ArrayList<>(base);
         all.addAll(growth);
         all.addAll(later);
-        DedupConfig cfg =
-                builder(DedupMode.APPROXIMATE, 100, 0.01, 64 << 20, 0)
-                        .fingerprints(fingerprints)
-                        .pageJournalShare(0.25)
-                        .compactAfterCheckpoint(true)
-                        .build();
+        DedupConfig cfg = quarterShare(fingerprints, true);
         List<List<String>> outputs = new ArrayList<>();
         long atOnce = 0;
         for (int run = 0; run < 2; run++) {
@@ -707,6 +688,18 @@ class DedupOperatorTest {
             assertThat(emitted(restored)).as("run %d restored", run).isEmpty();
         }
         assertThat(outputs.get(1)).isEqualTo(outputs.get(0));
+    }
+
+    /**
+     * The compact-after-checkpoint tests' setting: approximate mode at 1%, a journal share of 0.25
+     * (keys pass their bound within a few checkpoints), the option on or off.
+     */
+    private static DedupConfig quarterShare(FingerprintFunction fingerprints, boolean after) {
+        return builder(DedupMode.APPROXIMATE, 100, 0.01, 64 << 20, 0)
+                .fingerprints(fingerprints)
+                .pageJournalShare(0.25)
+                .compactAfterCheckpoint(after)
+                .build();
     }
 
     /**
