@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -53,13 +54,24 @@ import org.apache.flink.util.ParameterTool;
  * approximate mode)] [--expected-urls-per-key N]}, the page journal's share by default 0.25 in
  * approximate mode and 0.75 in exact mode, the last four as {@code dedup.page-journal.max-share},
  * {@code dedup.rocksdb.compact-before-checkpoint}, {@code dedup.rocksdb.compact-after-checkpoint}
- * and {@code dedup.bloom.expected-urls-per-key}
+ * and {@code dedup.bloom.expected-urls-per-key}. Flink's RocksDB options given as {@code
+ * --state.backend.rocksdb.<option> value} (e.g. {@code compression.per.level}) configure the
+ * backend as they would a job's. After the last checkpoint it prints that checkpoint's SST files
+ * summed by column family ({@link SstSummary}): how much of it is pages, metadata and journals.
  */
 public final class SubtaskSimulation {
     private SubtaskSimulation() {}
 
     public static void main(String[] args) throws Exception {
         ParameterTool p = ParameterTool.fromArgs(args);
+        ROCKSDB_OPTIONS.clear(); // main may run more than once in a JVM (SubtaskSimulationTest)
+        p.toMap()
+                .forEach(
+                        (k, v) -> {
+                            if (k.startsWith("state.backend.rocksdb.")) {
+                                ROCKSDB_OPTIONS.put(k, v);
+                            }
+                        });
         long urls = p.getLong("urls", 10_000_000);
         int keys = p.getInt("keys", 100_000);
         double rate = p.getDouble("rate", 1e-4);
@@ -120,6 +132,9 @@ public final class SubtaskSimulation {
             }
         }
     }
+
+    /** The {@code state.backend.rocksdb.*} arguments, passed to the RocksDB backend. */
+    private static final Map<String, String> ROCKSDB_OPTIONS = new HashMap<>();
 
     /** Checkpoint directories this run made, deleted when it ends. */
     private static final List<Path> TEMP_DIRS = new ArrayList<>();
@@ -207,6 +222,7 @@ public final class SubtaskSimulation {
         if (every > 0) {
             periodic.print(every);
         }
+        SstSummary.print(snap, urls, System.out);
 
         long r0 = System.nanoTime();
         var restored = harness(config, snap);
@@ -376,10 +392,13 @@ public final class SubtaskSimulation {
                         128,
                         1,
                         0);
-        EmbeddedRocksDBStateBackend backend = new EmbeddedRocksDBStateBackend(true);
+        // Flink's own RocksDB options given on the command line, as a job's configuration would.
+        Configuration conf = Configuration.fromMap(ROCKSDB_OPTIONS);
+        EmbeddedRocksDBStateBackend backend =
+                new EmbeddedRocksDBStateBackend(true)
+                        .configure(conf, SubtaskSimulation.class.getClassLoader());
         backend.getMemoryConfiguration().setFixedMemoryPerSlot("256mb");
         // The RocksDB options the job sets (its level-0 compaction trigger), as the job would.
-        Configuration conf = new Configuration();
         conf.set(FirstSeenOptions.DEDUP_MODE, config.mode());
         conf.set(
                 FirstSeenOptions.ROCKSDB_COMPACT_AFTER_CHECKPOINT, config.compactAfterCheckpoint());

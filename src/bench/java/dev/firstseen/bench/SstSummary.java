@@ -1,0 +1,192 @@
+package dev.firstseen.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.IncrementalKeyedStateHandle.HandleAndLocalPath;
+import org.apache.flink.runtime.state.IncrementalRemoteKeyedStateHandle;
+import org.apache.flink.runtime.state.KeyedStateHandle;
+import org.apache.flink.runtime.state.StateObject;
+import org.apache.flink.runtime.state.StreamStateHandle;
+import org.apache.flink.runtime.state.filesystem.FileStateHandle;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileReader;
+import org.rocksdb.TableProperties;
+
+/**
+ * Where a RocksDB checkpoint's bytes go, by column family (one per state): what each SST file's
+ * table properties say of its entries, their keys and values before compression, and its data,
+ * index and filter blocks as stored. It answers what a checkpoint's total cannot: how much of it is
+ * the filter's pages and how much the keys and per-entry overhead around them.
+ */
+final class SstSummary {
+    private SstSummary() {}
+
+    /**
+     * The pseudo-family of the rest of a snapshot: RocksDB's manifest, options and current file,
+     * Flink's metadata of the keyed snapshot, and the operator's non-keyed state.
+     */
+    static final String NOT_SST = "(other)";
+
+    /** One column family's SST files in a snapshot, summed. */
+    static final class Family {
+        long files;
+        long entries;
+        long deletions;
+        long mergeOperands;
+        long rawKeyBytes;
+        long rawValueBytes;
+        long dataBytes;
+        long fileBytes;
+
+        /** The compressions the files' blocks were written with, as RocksDB names them. */
+        final Set<String> compressions = new TreeSet<>();
+
+        void add(Family o) {
+            files += o.files;
+            entries += o.entries;
+            deletions += o.deletions;
+            mergeOperands += o.mergeOperands;
+            rawKeyBytes += o.rawKeyBytes;
+            rawValueBytes += o.rawValueBytes;
+            dataBytes += o.dataBytes;
+            fileBytes += o.fileBytes;
+            compressions.addAll(o.compressions);
+        }
+    }
+
+    /**
+     * The SST files of the incremental RocksDB snapshots in {@code snapshot}, summed by column
+     * family name, and the rest of the snapshot as {@link #NOT_SST}; the file bytes of all of them
+     * add up to the snapshot's state size.
+     *
+     * @throws IllegalArgumentException if a keyed state handle is not an incremental RocksDB one
+     */
+    static Map<String, Family> of(OperatorSubtaskState snapshot)
+            throws IOException, RocksDBException {
+        Map<String, Family> byFamily = new TreeMap<>();
+        Path scratch = Files.createTempFile("firstseen-sst", ".sst");
+        try (Options options = new Options()) {
+            for (KeyedStateHandle h : snapshot.getManagedKeyedState()) {
+                if (!(h instanceof IncrementalRemoteKeyedStateHandle inc)) {
+                    throw new IllegalArgumentException(
+                            "not an incremental RocksDB snapshot: " + h.getClass().getName());
+                }
+                Family other = byFamily.computeIfAbsent(NOT_SST, k -> new Family());
+                for (var files : List.of(inc.getSharedState(), inc.getPrivateState())) {
+                    for (HandleAndLocalPath file : files) {
+                        if (file.getLocalPath().endsWith(".sst")) {
+                            add(byFamily, file.getHandle(), scratch, options);
+                        } else {
+                            other.files++;
+                            other.fileBytes += file.getStateSize();
+                        }
+                    }
+                }
+                other.files++;
+                other.fileBytes += inc.getMetaDataStateHandle().getStateSize();
+            }
+        } finally {
+            Files.deleteIfExists(scratch);
+        }
+        Family other = byFamily.computeIfAbsent(NOT_SST, k -> new Family());
+        for (var states :
+                List.of(
+                        snapshot.getManagedOperatorState(),
+                        snapshot.getRawOperatorState(),
+                        snapshot.getRawKeyedState())) {
+            for (StateObject state : states) {
+                other.files++;
+                other.fileBytes += state.getStateSize();
+            }
+        }
+        return byFamily;
+    }
+
+    /** Prints {@link #of} as a table, with each family's file bytes per URL of {@code urls}. */
+    static void print(OperatorSubtaskState snapshot, long urls, PrintStream out)
+            throws IOException, RocksDBException {
+        Map<String, Family> byFamily = of(snapshot);
+        out.printf(
+                Locale.ROOT,
+                "that checkpoint's SST files by column family, and its other files (raw: keys and"
+                        + " values as written, before compression; data: blocks as stored):%n");
+        out.printf(
+                Locale.ROOT,
+                "  %-16s %5s %10s %9s %9s %12s %12s %12s %12s %7s  %s%n",
+                "column family",
+                "files",
+                "entries",
+                "deletes",
+                "merges",
+                "raw key B",
+                "raw value B",
+                "data B",
+                "file B",
+                "B/URL",
+                "compression");
+        Family all = new Family();
+        for (Map.Entry<String, Family> e : byFamily.entrySet()) {
+            line(out, e.getKey(), e.getValue(), urls);
+            all.add(e.getValue());
+        }
+        line(out, "all", all, urls);
+    }
+
+    private static void line(PrintStream out, String name, Family f, long urls) {
+        out.printf(
+                Locale.ROOT,
+                "  %-16s %5d %,10d %,9d %,9d %,12d %,12d %,12d %,12d %7.3f  %s%n",
+                name,
+                f.files,
+                f.entries,
+                f.deletions,
+                f.mergeOperands,
+                f.rawKeyBytes,
+                f.rawValueBytes,
+                f.dataBytes,
+                f.fileBytes,
+                f.fileBytes / (double) urls,
+                f.compressions.isEmpty() ? "-" : String.join(",", f.compressions));
+    }
+
+    private static void add(
+            Map<String, Family> byFamily, StreamStateHandle handle, Path scratch, Options options)
+            throws IOException, RocksDBException {
+        String path;
+        if (handle instanceof FileStateHandle f) {
+            path = f.getFilePath().getPath();
+        } else { // a small file kept in the checkpoint's metadata
+            try (InputStream in = handle.openInputStream()) {
+                Files.write(scratch, in.readAllBytes());
+            }
+            path = scratch.toString();
+        }
+        try (SstFileReader reader = new SstFileReader(options)) {
+            reader.open(path);
+            TableProperties p = reader.getTableProperties();
+            String name = new String(p.getColumnFamilyName(), StandardCharsets.UTF_8);
+            Family f = byFamily.computeIfAbsent(name, k -> new Family());
+            f.files++;
+            f.entries += p.getNumEntries();
+            f.deletions += p.getNumDeletions();
+            f.mergeOperands += p.getNumMergeOperands();
+            f.rawKeyBytes += p.getRawKeySize();
+            f.rawValueBytes += p.getRawValueSize();
+            f.dataBytes += p.getDataSize();
+            f.fileBytes += handle.getStateSize();
+            f.compressions.add(p.getCompressionName());
+        }
+    }
+}
