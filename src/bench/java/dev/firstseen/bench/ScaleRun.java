@@ -13,10 +13,12 @@ import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
+import java.io.DataInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +43,11 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsStatus;
+import org.apache.flink.runtime.checkpoint.Checkpoints;
+import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
+import org.apache.flink.runtime.checkpoint.OperatorState;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.checkpoint.metadata.CheckpointMetadata;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -69,7 +76,8 @@ import org.apache.flink.util.ParameterTool;
  * (RocksDB block cache and write buffers of all slots); {@code --job naive} runs the end-to-end
  * harness's naive baseline (a {@code ValueState<Boolean>} per canonical URL) on the same stream. A
  * documented long run, not part of CI. {@code --max-minutes} cancels the job after that long and
- * summarizes what it saw; {@code --replot} redraws the plot and summary of a saved output.
+ * summarizes what it saw; {@code --replot} redraws the plot and summary of a saved output. {@code
+ * --sst-summary} keeps every checkpoint and prints the largest one's bytes by column family.
  */
 public final class ScaleRun {
     static final AtomicLong IN = new AtomicLong();
@@ -79,6 +87,14 @@ public final class ScaleRun {
     private static long maxSeconds;
 
     private static boolean stoppedEarly;
+
+    /**
+     * {@code --sst-summary}: keep every checkpoint (on local disk: with compaction after each
+     * checkpoint, each holds its own copy of the state) and break the largest down by column
+     * family.
+     */
+    static boolean sstSummary;
+
     private static final int DOMAINS = 20_000;
 
     /** One sample. */
@@ -113,6 +129,7 @@ public final class ScaleRun {
             return;
         }
         maxSeconds = p.getLong("max-minutes", 0) * 60;
+        sstSummary = p.has("sst-summary");
         deleteTree(work);
         Files.createDirectories(work.resolve("tmp"));
         Files.createDirectories(work.resolve("rocksdb"));
@@ -164,6 +181,9 @@ public final class ScaleRun {
                         cluster.setString(k, v);
                     }
                 });
+        if (sstSummary) {
+            cluster.setString("execution.checkpointing.num-retained", "1000");
+        }
         MiniClusterWithClientResource flink =
                 new MiniClusterWithClientResource(
                         new MiniClusterResourceConfiguration.Builder()
@@ -185,6 +205,11 @@ public final class ScaleRun {
             // print as 0 (as they did in every scale run up to 2026-11-23 14:27 UTC).
             conf.setString("metrics.accumulators", "true");
             firstseenOptions.forEach(conf::setString);
+            if (sstSummary) { // a job's setting: kept when the bounded job finishes
+                conf.setString(
+                        "execution.checkpointing.externalized-checkpoint-retention",
+                        "RETAIN_ON_CANCELLATION");
+            }
             FirstSeenSettings settings = FirstSeenSettings.from(conf);
             StreamExecutionEnvironment env = EndToEndHarness.environment(flink, conf, parallelism);
             DataStream<RawRecord> input =
@@ -368,10 +393,48 @@ public final class ScaleRun {
                     samples,
                     startMillis,
                     out);
+            if (sstSummary) {
+                printSstSummary(during, samples, startMillis, out);
+            }
         }
         if (after != null) {
             printCheckpoint(
                     "largest checkpoint after the input ended", after, samples, startMillis, out);
+        }
+    }
+
+    /**
+     * {@code c}'s files by column family ({@link SstSummary}), read from its retained metadata; its
+     * total is checked against the full state size Flink reported.
+     */
+    private static void printSstSummary(
+            AbstractCheckpointStats c, List<Sample> samples, long startMillis, PrintStream out)
+            throws Exception {
+        String pointer = ((CompletedCheckpointStats) c).getExternalPath();
+        Path metadata = Path.of(URI.create(pointer)).resolve("_metadata");
+        if (!Files.exists(metadata)) {
+            out.println("no metadata for the SST summary at " + metadata);
+            return;
+        }
+        CheckpointMetadata m;
+        try (DataInputStream in = new DataInputStream(Files.newInputStream(metadata))) {
+            m = Checkpoints.loadCheckpointMetadata(in, ScaleRun.class.getClassLoader(), pointer);
+        }
+        List<OperatorSubtaskState> subtasks = new ArrayList<>();
+        for (OperatorState operator : m.getOperatorStates()) {
+            subtasks.addAll(operator.getStates());
+        }
+        Map<String, SstSummary.Family> byFamily = SstSummary.of(subtasks);
+        double at = (c.getTriggerTimestamp() - startMillis) / 1e3;
+        SstSummary.print(
+                "checkpoint " + c.getCheckpointId(), byFamily, urlsSeenAt(samples, at), out);
+        long total = byFamily.values().stream().mapToLong(f -> f.fileBytes).sum();
+        if (total != c.getStateSize()) {
+            out.printf(
+                    Locale.ROOT,
+                    "(the summary's %,d bytes differ from the %,d Flink reported)%n",
+                    total,
+                    c.getStateSize());
         }
     }
 

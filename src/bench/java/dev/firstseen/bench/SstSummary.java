@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -75,7 +76,21 @@ final class SstSummary {
      */
     static Map<String, Family> of(OperatorSubtaskState snapshot)
             throws IOException, RocksDBException {
+        return of(List.of(snapshot));
+    }
+
+    /** {@link #of(OperatorSubtaskState)} summed over {@code snapshots}, e.g. a checkpoint's. */
+    static Map<String, Family> of(Collection<OperatorSubtaskState> snapshots)
+            throws IOException, RocksDBException {
         Map<String, Family> byFamily = new TreeMap<>();
+        for (OperatorSubtaskState snapshot : snapshots) {
+            add(byFamily, snapshot);
+        }
+        return byFamily;
+    }
+
+    private static void add(Map<String, Family> byFamily, OperatorSubtaskState snapshot)
+            throws IOException, RocksDBException {
         Path scratch = Files.createTempFile("firstseen-sst", ".sst");
         try (Options options = new Options()) {
             for (KeyedStateHandle h : snapshot.getManagedKeyedState()) {
@@ -101,27 +116,30 @@ final class SstSummary {
             Files.deleteIfExists(scratch);
         }
         Family other = byFamily.computeIfAbsent(NOT_SST, k -> new Family());
-        for (var states :
-                List.of(
+        for (Collection<? extends StateObject> states :
+                List.<Collection<? extends StateObject>>of(
                         snapshot.getManagedOperatorState(),
                         snapshot.getRawOperatorState(),
-                        snapshot.getRawKeyedState())) {
+                        snapshot.getRawKeyedState(),
+                        snapshot.getInputChannelState(),
+                        snapshot.getResultSubpartitionState())) {
             for (StateObject state : states) {
                 other.files++;
                 other.fileBytes += state.getStateSize();
             }
         }
-        return byFamily;
     }
 
-    /** Prints {@link #of} as a table, with each family's file bytes per URL of {@code urls}. */
-    static void print(OperatorSubtaskState snapshot, long urls, PrintStream out)
-            throws IOException, RocksDBException {
-        Map<String, Family> byFamily = of(snapshot);
+    /**
+     * Prints {@link #of} as a table headed by {@code what} (the checkpoint), with each family's
+     * file bytes per URL of {@code urls}.
+     */
+    static void print(String what, Map<String, Family> byFamily, double urls, PrintStream out) {
         out.printf(
                 Locale.ROOT,
-                "that checkpoint's SST files by column family, and its other files (raw: keys and"
-                        + " values as written, before compression; data: blocks as stored):%n");
+                "%s by column family (its SST files; raw: keys and values as written, before"
+                        + " compression; data: blocks as stored):%n",
+                what);
         out.printf(
                 Locale.ROOT,
                 "  %-16s %5s %10s %9s %9s %12s %12s %12s %12s %7s  %s%n",
@@ -144,7 +162,7 @@ final class SstSummary {
         line(out, "all", all, urls);
     }
 
-    private static void line(PrintStream out, String name, Family f, long urls) {
+    private static void line(PrintStream out, String name, Family f, double urls) {
         out.printf(
                 Locale.ROOT,
                 "  %-16s %5d %,10d %,9d %,9d %,12d %,12d %,12d %,12d %7.3f  %s%n",
@@ -157,7 +175,7 @@ final class SstSummary {
                 f.rawValueBytes,
                 f.dataBytes,
                 f.fileBytes,
-                f.fileBytes / (double) urls,
+                f.fileBytes / urls,
                 f.compressions.isEmpty() ? "-" : String.join(",", f.compressions));
     }
 

@@ -222,7 +222,7 @@ public final class SubtaskSimulation {
         if (every > 0) {
             periodic.print(every);
         }
-        SstSummary.print(snap, urls, System.out);
+        SstSummary.print("that checkpoint", SstSummary.of(snap), urls, System.out);
 
         long r0 = System.nanoTime();
         var restored = harness(config, snap);

@@ -2,9 +2,13 @@ package dev.firstseen.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,5 +44,39 @@ class ScaleRunTest {
         assertThat(samples.get(1).rate()).isEqualTo(94_000);
         assertThat(samples.get(1).chk()).isEqualTo(49_000_000);
         assertThat(ScaleRun.lastUrlsSeen(samples)).isEqualTo(3_500_000);
+    }
+
+    /**
+     * --sst-summary: a short approximate run with frequent checkpoints keeps them, and the largest
+     * one's bytes by column family add up to the full state size Flink reported for it.
+     */
+    @Test
+    void theLargestCheckpointIsBrokenDownByColumnFamily() throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        Files.createDirectories(dir.resolve("work/tmp"));
+        Files.createDirectories(dir.resolve("work/rocksdb"));
+        Files.createDirectories(dir.resolve("work/checkpoints"));
+        ScaleRun.sstSummary = true;
+        try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
+            ScaleRun.run(
+                    "firstseen",
+                    500_000,
+                    2,
+                    1,
+                    "128m",
+                    Map.of(
+                            "dedup.mode", "approximate",
+                            "execution.checkpointing.interval", "300 ms"),
+                    dir.resolve("work"),
+                    out);
+        } finally {
+            ScaleRun.sstSummary = false;
+        }
+        String printed = buf.toString(StandardCharsets.UTF_8);
+        assertThat(printed).contains("by column family");
+        assertThat(printed).containsPattern("(?m)^  bloom-pages +[1-9]");
+        assertThat(printed).containsPattern("(?m)^  all +[1-9]");
+        assertThat(printed).doesNotContain("no metadata for the SST summary");
+        assertThat(printed).doesNotContain("differ from the");
     }
 }
