@@ -21,6 +21,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.apache.flink.api.common.JobExecutionResult;
@@ -94,6 +96,12 @@ public final class ScaleRun {
      * family.
      */
     static boolean sstSummary;
+
+    /**
+     * Where {@code --sst-summary} keeps hard links to the checkpoints' files as they appear: a
+     * bounded job's checkpoints are discarded when it finishes, whatever the retention setting.
+     */
+    private static final String KEPT_CHECKPOINTS = "kept-checkpoints";
 
     private static final int DOMAINS = 20_000;
 
@@ -182,6 +190,7 @@ public final class ScaleRun {
                     }
                 });
         if (sstSummary) {
+            // None subsumed while the job runs, so that a sample's links catch every one.
             cluster.setString("execution.checkpointing.num-retained", "1000");
         }
         MiniClusterWithClientResource flink =
@@ -205,11 +214,6 @@ public final class ScaleRun {
             // print as 0 (as they did in every scale run up to 2026-11-23 14:27 UTC).
             conf.setString("metrics.accumulators", "true");
             firstseenOptions.forEach(conf::setString);
-            if (sstSummary) { // a job's setting: kept when the bounded job finishes
-                conf.setString(
-                        "execution.checkpointing.externalized-checkpoint-retention",
-                        "RETAIN_ON_CANCELLATION");
-            }
             FirstSeenSettings settings = FirstSeenSettings.from(conf);
             StreamExecutionEnvironment env = EndToEndHarness.environment(flink, conf, parallelism);
             DataStream<RawRecord> input =
@@ -272,6 +276,9 @@ public final class ScaleRun {
                 lastIn = in;
                 lastT = now;
                 samples.add(s);
+                if (sstSummary) {
+                    keepLinks(work.resolve("checkpoints"), work.resolve(KEPT_CHECKPOINTS));
+                }
                 out.printf(
                         Locale.ROOT,
                         "%8.0f %,14d %,14d %,12.0f %,14d %,14d%n",
@@ -330,7 +337,7 @@ public final class ScaleRun {
                         EndToEndHarness.get(acc, FirstSeenMetrics.FILTER_REBUILD_READS));
                 out.println(EndToEndHarness.pageWrites(acc, FIRST_SEEN.get()));
             }
-            largestCheckpoint(flink, result, samples, startMillis, records, out);
+            largestCheckpoint(flink, result, samples, startMillis, records, work, out);
             summarize(samples, distinct, out);
         } finally {
             flink.after();
@@ -353,6 +360,7 @@ public final class ScaleRun {
             List<Sample> samples,
             long startMillis,
             long records,
+            Path work,
             PrintStream out)
             throws Exception {
         List<AbstractCheckpointStats> history =
@@ -394,7 +402,7 @@ public final class ScaleRun {
                     startMillis,
                     out);
             if (sstSummary) {
-                printSstSummary(during, samples, startMillis, out);
+                printSstSummary(during, samples, startMillis, work, out);
             }
         }
         if (after != null) {
@@ -404,14 +412,21 @@ public final class ScaleRun {
     }
 
     /**
-     * {@code c}'s files by column family ({@link SstSummary}), read from its retained metadata; its
-     * total is checked against the full state size Flink reported.
+     * {@code c}'s files by column family ({@link SstSummary}), read from the links kept to its
+     * files; its total is checked against the full state size Flink reported.
      */
     private static void printSstSummary(
-            AbstractCheckpointStats c, List<Sample> samples, long startMillis, PrintStream out)
+            AbstractCheckpointStats c,
+            List<Sample> samples,
+            long startMillis,
+            Path work,
+            PrintStream out)
             throws Exception {
         String pointer = ((CompletedCheckpointStats) c).getExternalPath();
-        Path metadata = Path.of(URI.create(pointer)).resolve("_metadata");
+        Path checkpoints = work.resolve("checkpoints");
+        Path kept = work.resolve(KEPT_CHECKPOINTS);
+        UnaryOperator<Path> relocate = p -> kept.resolve(checkpoints.relativize(p));
+        Path metadata = relocate.apply(Path.of(URI.create(pointer))).resolve("_metadata");
         if (!Files.exists(metadata)) {
             out.println("no metadata for the SST summary at " + metadata);
             return;
@@ -424,7 +439,7 @@ public final class ScaleRun {
         for (OperatorState operator : m.getOperatorStates()) {
             subtasks.addAll(operator.getStates());
         }
-        Map<String, SstSummary.Family> byFamily = SstSummary.of(subtasks);
+        Map<String, SstSummary.Family> byFamily = SstSummary.of(subtasks, relocate);
         double at = (c.getTriggerTimestamp() - startMillis) / 1e3;
         SstSummary.print(
                 "checkpoint " + c.getCheckpointId(), byFamily, urlsSeenAt(samples, at), out);
@@ -435,6 +450,31 @@ public final class ScaleRun {
                     "(the summary's %,d bytes differ from the %,d Flink reported)%n",
                     total,
                     c.getStateSize());
+        }
+    }
+
+    /** Hard-links every file under {@code from} not yet under {@code to} there: no bytes copied. */
+    static void keepLinks(Path from, Path to) throws IOException {
+        if (!Files.isDirectory(from)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                Path link = to.resolve(from.relativize(f));
+                if (Files.exists(link)) {
+                    continue;
+                }
+                Files.createDirectories(link.getParent());
+                try {
+                    Files.createLink(link, f);
+                } catch (NoSuchFileException e) {
+                    // deleted between the walk and the link: a discarded checkpoint's file
+                }
+            }
+        } catch (UncheckedIOException e) {
+            if (!(e.getCause() instanceof NoSuchFileException)) {
+                throw e;
+            }
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.IncrementalKeyedStateHandle.HandleAndLocalPath;
 import org.apache.flink.runtime.state.IncrementalRemoteKeyedStateHandle;
@@ -76,20 +77,27 @@ final class SstSummary {
      */
     static Map<String, Family> of(OperatorSubtaskState snapshot)
             throws IOException, RocksDBException {
-        return of(List.of(snapshot));
+        return of(List.of(snapshot), UnaryOperator.identity());
     }
 
-    /** {@link #of(OperatorSubtaskState)} summed over {@code snapshots}, e.g. a checkpoint's. */
-    static Map<String, Family> of(Collection<OperatorSubtaskState> snapshots)
+    /**
+     * {@link #of(OperatorSubtaskState)} summed over {@code snapshots}, e.g. a checkpoint's, reading
+     * each file the snapshots name at {@code relocate} of its path (where a copy was kept).
+     */
+    static Map<String, Family> of(
+            Collection<OperatorSubtaskState> snapshots, UnaryOperator<Path> relocate)
             throws IOException, RocksDBException {
         Map<String, Family> byFamily = new TreeMap<>();
         for (OperatorSubtaskState snapshot : snapshots) {
-            add(byFamily, snapshot);
+            add(byFamily, snapshot, relocate);
         }
         return byFamily;
     }
 
-    private static void add(Map<String, Family> byFamily, OperatorSubtaskState snapshot)
+    private static void add(
+            Map<String, Family> byFamily,
+            OperatorSubtaskState snapshot,
+            UnaryOperator<Path> relocate)
             throws IOException, RocksDBException {
         Path scratch = Files.createTempFile("firstseen-sst", ".sst");
         try (Options options = new Options()) {
@@ -102,7 +110,7 @@ final class SstSummary {
                 for (var files : List.of(inc.getSharedState(), inc.getPrivateState())) {
                     for (HandleAndLocalPath file : files) {
                         if (file.getLocalPath().endsWith(".sst")) {
-                            add(byFamily, file.getHandle(), scratch, options);
+                            add(byFamily, file.getHandle(), scratch, options, relocate);
                         } else {
                             other.files++;
                             other.fileBytes += file.getStateSize();
@@ -180,11 +188,15 @@ final class SstSummary {
     }
 
     private static void add(
-            Map<String, Family> byFamily, StreamStateHandle handle, Path scratch, Options options)
+            Map<String, Family> byFamily,
+            StreamStateHandle handle,
+            Path scratch,
+            Options options,
+            UnaryOperator<Path> relocate)
             throws IOException, RocksDBException {
         String path;
         if (handle instanceof FileStateHandle f) {
-            path = f.getFilePath().getPath();
+            path = relocate.apply(Path.of(f.getFilePath().toUri())).toString();
         } else { // a small file kept in the checkpoint's metadata
             try (InputStream in = handle.openInputStream()) {
                 Files.write(scratch, in.readAllBytes());
