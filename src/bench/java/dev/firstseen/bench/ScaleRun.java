@@ -378,12 +378,14 @@ public final class ScaleRun {
         }
         AbstractCheckpointStats during = null;
         AbstractCheckpointStats after = null;
+        List<AbstractCheckpointStats> flowed = new ArrayList<>();
         for (AbstractCheckpointStats c : history) {
             if (c.getStatus() != CheckpointStatsStatus.COMPLETED) {
                 continue;
             }
             if ((c.getTriggerTimestamp() - startMillis) / 1e3 <= flowing) {
                 during = larger(during, c);
+                flowed.add(c);
             } else {
                 after = larger(after, c);
             }
@@ -402,7 +404,19 @@ public final class ScaleRun {
                     startMillis,
                     out);
             if (sstSummary) {
-                printSstSummary(during, samples, startMillis, work, out);
+                // The largest whose files a sample kept: one that completed after the last
+                // sample was discarded with the job before a link was made.
+                flowed.sort((a, b) -> Long.compare(b.getStateSize(), a.getStateSize()));
+                boolean printed = false;
+                for (AbstractCheckpointStats c : flowed) {
+                    if (printSstSummary(c, c == during, samples, startMillis, work, out)) {
+                        printed = true;
+                        break;
+                    }
+                }
+                if (!printed) {
+                    out.println("no checkpoint's files were kept for the SST summary");
+                }
             }
         }
         if (after != null) {
@@ -413,10 +427,12 @@ public final class ScaleRun {
 
     /**
      * {@code c}'s files by column family ({@link SstSummary}), read from the links kept to its
-     * files; its total is checked against the full state size Flink reported.
+     * files; its total is checked against the full state size Flink reported. False, printing
+     * nothing, if its files were not kept.
      */
-    private static void printSstSummary(
+    private static boolean printSstSummary(
             AbstractCheckpointStats c,
+            boolean largest,
             List<Sample> samples,
             long startMillis,
             Path work,
@@ -428,8 +444,7 @@ public final class ScaleRun {
         UnaryOperator<Path> relocate = p -> kept.resolve(checkpoints.relativize(p));
         Path metadata = relocate.apply(Path.of(URI.create(pointer))).resolve("_metadata");
         if (!Files.exists(metadata)) {
-            out.println("no metadata for the SST summary at " + metadata);
-            return;
+            return false;
         }
         CheckpointMetadata m;
         try (DataInputStream in = new DataInputStream(Files.newInputStream(metadata))) {
@@ -442,7 +457,12 @@ public final class ScaleRun {
         Map<String, SstSummary.Family> byFamily = SstSummary.of(subtasks, relocate);
         double at = (c.getTriggerTimestamp() - startMillis) / 1e3;
         SstSummary.print(
-                "checkpoint " + c.getCheckpointId(), byFamily, urlsSeenAt(samples, at), out);
+                "checkpoint "
+                        + c.getCheckpointId()
+                        + (largest ? "" : " (the largest whose files a sample kept)"),
+                byFamily,
+                urlsSeenAt(samples, at),
+                out);
         long total = byFamily.values().stream().mapToLong(f -> f.fileBytes).sum();
         if (total != c.getStateSize()) {
             out.printf(
@@ -451,6 +471,7 @@ public final class ScaleRun {
                     total,
                     c.getStateSize());
         }
+        return true;
     }
 
     /** Hard-links every file under {@code from} not yet under {@code to} there: no bytes copied. */
