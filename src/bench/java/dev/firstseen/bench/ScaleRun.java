@@ -138,10 +138,7 @@ public final class ScaleRun {
         }
         maxSeconds = p.getLong("max-minutes", 0) * 60;
         sstSummary = p.has("sst-summary");
-        deleteTree(work);
-        Files.createDirectories(work.resolve("tmp"));
-        Files.createDirectories(work.resolve("rocksdb"));
-        Files.createDirectories(work.resolve("checkpoints"));
+        freshWork(work);
         List<Sample> samples =
                 run(job, distinct, parallelism, sampleSeconds, managed, options, work, System.out);
         draw(samples, png);
@@ -472,6 +469,14 @@ public final class ScaleRun {
                     c.getStateSize());
         }
         return true;
+    }
+
+    /** Empties {@code work} and makes the directories {@link #run} writes to. */
+    static void freshWork(Path work) throws IOException {
+        deleteTree(work);
+        Files.createDirectories(work.resolve("tmp"));
+        Files.createDirectories(work.resolve("rocksdb"));
+        Files.createDirectories(work.resolve("checkpoints"));
     }
 
     /** Hard-links every file under {@code from} not yet under {@code to} there: no bytes copied. */

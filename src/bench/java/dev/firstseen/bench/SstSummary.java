@@ -99,6 +99,7 @@ final class SstSummary {
             OperatorSubtaskState snapshot,
             UnaryOperator<Path> relocate)
             throws IOException, RocksDBException {
+        Family other = byFamily.computeIfAbsent(NOT_SST, k -> new Family());
         Path scratch = Files.createTempFile("firstseen-sst", ".sst");
         try (Options options = new Options()) {
             for (KeyedStateHandle h : snapshot.getManagedKeyedState()) {
@@ -106,7 +107,6 @@ final class SstSummary {
                     throw new IllegalArgumentException(
                             "not an incremental RocksDB snapshot: " + h.getClass().getName());
                 }
-                Family other = byFamily.computeIfAbsent(NOT_SST, k -> new Family());
                 for (var files : List.of(inc.getSharedState(), inc.getPrivateState())) {
                     for (HandleAndLocalPath file : files) {
                         if (file.getLocalPath().endsWith(".sst")) {
@@ -123,7 +123,6 @@ final class SstSummary {
         } finally {
             Files.deleteIfExists(scratch);
         }
-        Family other = byFamily.computeIfAbsent(NOT_SST, k -> new Family());
         for (Collection<? extends StateObject> states :
                 List.<Collection<? extends StateObject>>of(
                         snapshot.getManagedOperatorState(),

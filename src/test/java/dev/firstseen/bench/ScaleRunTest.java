@@ -53,9 +53,7 @@ class ScaleRunTest {
     @Test
     void theLargestCheckpointIsBrokenDownByColumnFamily() throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        Files.createDirectories(dir.resolve("work/tmp"));
-        Files.createDirectories(dir.resolve("work/rocksdb"));
-        Files.createDirectories(dir.resolve("work/checkpoints"));
+        ScaleRun.freshWork(dir.resolve("work"));
         ScaleRun.sstSummary = true;
         try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
             ScaleRun.run(

@@ -45,7 +45,7 @@ class SubtaskSimulationTest {
         assertEquals(sum, number(rows.get("all")[FILE]), "the 'all' row sums the families");
         // Every key the stream touched has its metadata entry (200 keys, all of them hit).
         assertTrue(number(rows.get("bloom-meta")[ENTRIES]) >= 200, out);
-        // The pages are the filter: most of the raw values, and stored at least as large.
+        // The pages are the filter: most of the raw values.
         long pagesRaw = number(rows.get("bloom-pages")[RAW_VALUE]);
         assertTrue(pagesRaw > number(rows.get("all")[RAW_VALUE]) / 2, out);
         // With the snapshot's other files, they are the whole checkpoint.
