@@ -3,10 +3,12 @@ package dev.firstseen.bench;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,8 +24,10 @@ import org.apache.flink.runtime.state.StateObject;
 import org.apache.flink.runtime.state.StreamStateHandle;
 import org.apache.flink.runtime.state.filesystem.FileStateHandle;
 import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.SstFileReader;
+import org.rocksdb.SstFileReaderIterator;
 import org.rocksdb.TableProperties;
 
 /**
@@ -52,6 +56,19 @@ final class SstSummary {
         long dataBytes;
         long fileBytes;
 
+        /**
+         * Entries whose key a newer SST file of the snapshot holds too (the higher file number),
+         * and their raw value bytes. In a family of puts (pages, metadata) these are superseded
+         * versions that a compaction would drop; in one of merges (the journal) an operand over an
+         * older value is counted too, though it is live.
+         */
+        long olderEntries;
+
+        long olderValueBytes;
+
+        /** Per key: the newest file number that holds it and its value's length there. */
+        final Map<ByteBuffer, long[]> newest = new HashMap<>();
+
         /** The compressions the files' blocks were written with, as RocksDB names them. */
         final Set<String> compressions = new TreeSet<>();
 
@@ -64,6 +81,8 @@ final class SstSummary {
             rawValueBytes += o.rawValueBytes;
             dataBytes += o.dataBytes;
             fileBytes += o.fileBytes;
+            olderEntries += o.olderEntries;
+            olderValueBytes += o.olderValueBytes;
             compressions.addAll(o.compressions);
         }
     }
@@ -110,7 +129,13 @@ final class SstSummary {
                 for (var files : List.of(inc.getSharedState(), inc.getPrivateState())) {
                     for (HandleAndLocalPath file : files) {
                         if (file.getLocalPath().endsWith(".sst")) {
-                            add(byFamily, file.getHandle(), scratch, options, relocate);
+                            add(
+                                    byFamily,
+                                    file.getHandle(),
+                                    fileNumber(file.getLocalPath()),
+                                    scratch,
+                                    options,
+                                    relocate);
                         } else {
                             other.files++;
                             other.fileBytes += file.getStateSize();
@@ -145,18 +170,21 @@ final class SstSummary {
         out.printf(
                 Locale.ROOT,
                 "%s by column family (its SST files; raw: keys and values as written, before"
-                        + " compression; data: blocks as stored):%n",
+                        + " compression; data: blocks as stored; older: entries whose key a newer"
+                        + " file holds too, superseded unless merge operands):%n",
                 what);
         out.printf(
                 Locale.ROOT,
-                "  %-16s %5s %10s %9s %9s %12s %12s %12s %12s %7s  %s%n",
+                "  %-16s %5s %10s %9s %9s %9s %12s %12s %12s %12s %12s %7s  %s%n",
                 "column family",
                 "files",
                 "entries",
                 "deletes",
                 "merges",
+                "older",
                 "raw key B",
                 "raw value B",
+                "older val B",
                 "data B",
                 "file B",
                 "B/URL",
@@ -172,14 +200,16 @@ final class SstSummary {
     private static void line(PrintStream out, String name, Family f, double urls) {
         out.printf(
                 Locale.ROOT,
-                "  %-16s %5d %,10d %,9d %,9d %,12d %,12d %,12d %,12d %7.3f  %s%n",
+                "  %-16s %5d %,10d %,9d %,9d %,9d %,12d %,12d %,12d %,12d %,12d %7.3f  %s%n",
                 name,
                 f.files,
                 f.entries,
                 f.deletions,
                 f.mergeOperands,
+                f.olderEntries,
                 f.rawKeyBytes,
                 f.rawValueBytes,
+                f.olderValueBytes,
                 f.dataBytes,
                 f.fileBytes,
                 f.fileBytes / urls,
@@ -189,6 +219,7 @@ final class SstSummary {
     private static void add(
             Map<String, Family> byFamily,
             StreamStateHandle handle,
+            long fileNumber,
             Path scratch,
             Options options,
             UnaryOperator<Path> relocate)
@@ -216,6 +247,36 @@ final class SstSummary {
             f.dataBytes += p.getDataSize();
             f.fileBytes += handle.getStateSize();
             f.compressions.add(p.getCompressionName());
+            try (ReadOptions read = new ReadOptions();
+                    SstFileReaderIterator it = reader.newIterator(read)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    older(f, ByteBuffer.wrap(it.key()), fileNumber, it.value().length);
+                }
+            }
         }
+    }
+
+    /** Notes that file {@code fileNumber} holds {@code key} with a value of {@code length}. */
+    static void older(Family f, ByteBuffer key, long fileNumber, int length) {
+        long[] seen = f.newest.get(key);
+        if (seen == null) {
+            f.newest.put(key, new long[] {fileNumber, length});
+        } else if (seen[0] == fileNumber) {
+            return; // one file holds a key once, but for merge operands
+        } else if (seen[0] > fileNumber) {
+            f.olderEntries++;
+            f.olderValueBytes += length;
+        } else {
+            f.olderEntries++;
+            f.olderValueBytes += seen[1];
+            seen[0] = fileNumber;
+            seen[1] = length;
+        }
+    }
+
+    /** RocksDB's number of an SST file, from its name ({@code 000123.sst}). */
+    static long fileNumber(String localPath) {
+        String name = Path.of(localPath).getFileName().toString();
+        return Long.parseLong(name.substring(0, name.length() - ".sst".length()));
     }
 }

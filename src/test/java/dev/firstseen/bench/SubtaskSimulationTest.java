@@ -20,10 +20,13 @@ class SubtaskSimulationTest {
     private static final Pattern ROW =
             Pattern.compile(
                     "^  (\\S+)\\s+(\\d+)\\s+([\\d,]+)\\s+[\\d,]+\\s+[\\d,]+\\s+([\\d,]+)\\s+"
-                            + "([\\d,]+)\\s+([\\d,]+)\\s+([\\d,]+)\\s+[\\d.]+\\s+(\\S+)$",
+                            + "[\\d,]+\\s+([\\d,]+)\\s+([\\d,]+)\\s+[\\d,]+\\s+([\\d,]+)\\s+"
+                            + "[\\d.]+\\s+(\\S+)$",
                     Pattern.MULTILINE);
     private static final int ENTRIES = 3;
+    private static final int OLDER = 4;
     private static final int RAW_VALUE = 5;
+    private static final int OLDER_VALUE = 6;
     private static final int FILE = 7;
     private static final int COMPRESSION = 8;
 
@@ -53,6 +56,11 @@ class SubtaskSimulationTest {
         assertTrue(m.find(), out);
         assertEquals(number(m.group(1)), number(rows.get("all")[FILE]), out);
         assertTrue(rows.containsKey(SstSummary.NOT_SST), out);
+        // Older versions are some of the entries and of their bytes.
+        for (String[] row : rows.values()) {
+            assertTrue(number(row[OLDER]) <= number(row[ENTRIES]), out);
+            assertTrue(number(row[OLDER_VALUE]) <= number(row[RAW_VALUE]), out);
+        }
         assertEquals(
                 "Snappy",
                 rows.get("bloom-pages")[COMPRESSION],
