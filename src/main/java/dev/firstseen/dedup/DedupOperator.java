@@ -800,8 +800,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         public int write(KeyFilter f) throws Exception {
             Object current = switchTo(f);
             int n = f.dirtyPages();
-            if (f.metaDirty || f.journaled() > 0) { // the stored metadata must lose its flag
-                metaState.update(f.meta.copy().withJournal(false));
+            if (f.metaDirty || f.journaled() > 0) {
+                // The flag is set here, not with the first element that follows: that would rewrite
+                // the metadata after the compaction that follows a whole write after a checkpoint,
+                // and the next checkpoint would hold both versions of every such key's metadata.
+                metaState.update(f.meta.copy().withJournal(journalFlag(f)));
                 f.metaDirty = false;
             }
             if (f.journaled() > 0) {
@@ -823,18 +826,28 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             }
             int n = f.pendingCount();
             if (n == 0) {
+                if (checkpointFlush && f.journalPastBound()) {
+                    f.writeWholeSoon(); // its last batch passed the bound: as below
+                }
                 return 0; // stored pages and journal already hold what this copy holds
             }
             boolean first = f.journaled() == 0;
             byte[] element = f.takePending(config.pageJournalShare());
             if (element == null) {
-                if (!checkpointFlush || afterCheckpoint == null) {
+                if (afterCheckpoint == null) {
                     return write(f);
                 }
                 // Written whole by the records after the checkpoint instead, and compacted in the
                 // background well before the next one: this one then holds no superseded version.
+                // A batch between checkpoints (FilterCache.JOURNAL_BATCH) that passes the bound
+                // is journaled too, and the key written whole after the next checkpoint: written
+                // whole now, its superseded pages would be in the next checkpoint.
                 element = f.takePending(config.pageJournalShare(), true);
-                f.writeWholeSoon();
+                if (checkpointFlush) {
+                    f.writeWholeSoon();
+                } else {
+                    f.journaledPastBound();
+                }
             }
             Object current = switchTo(f);
             if (first) {
@@ -845,7 +858,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     switchBack(current);
                     return write(f);
                 }
-                metaState.update(stored.withJournal(true));
+                if (!stored.journal) { // written whole with journals off, or by an older version
+                    metaState.update(stored.withJournal(true));
+                }
             }
             journal.add(element);
             metrics.pageJournalEntries.inc(n);
@@ -862,6 +877,15 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             }
             metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
             switchBack(current);
+        }
+
+        /**
+         * The journal flag a whole write stores: set if the key may journal after it, so that its
+         * first element needs no metadata write. A flagged key with an empty journal reads it in
+         * vain when loaded, once.
+         */
+        private boolean journalFlag(KeyFilter f) {
+            return config.pageJournalShare() > 0 && f.meta.isFingerprints();
         }
 
         /** Makes {@code f}'s key the current key; returns the one to go back to, or null. */

@@ -83,6 +83,12 @@ final class KeyFilter {
     private boolean wholeAfterCheckpoint;
 
     /**
+     * A batch between checkpoints was journaled past the journal's bound ({@link
+     * #journaledPastBound}); the next checkpoint's flush has the key written whole after it.
+     */
+    private boolean pastBound;
+
+    /**
      * The next write must write the dirty pages whole: a key not in state yet, a Bloom filter, a
      * removal since the last whole write, more inserts than a journal may hold, journals off.
      */
@@ -454,6 +460,19 @@ final class KeyFilter {
         wholeDue = true;
     }
 
+    /**
+     * A batch between checkpoints passed the journal's bound and was journaled all the same: the
+     * next checkpoint's flush is to call {@link #writeWholeSoon}, even if no insert is pending
+     * then.
+     */
+    void journaledPastBound() {
+        pastBound = true;
+    }
+
+    boolean journalPastBound() {
+        return pastBound;
+    }
+
     /** Whether {@link #writeWholeSoon} was called and no whole write followed yet. */
     boolean wholeSoon() {
         return wholeAfterCheckpoint;
@@ -566,6 +585,7 @@ final class KeyFilter {
         dropPending();
         journaled = 0;
         wholeAfterCheckpoint = false;
+        pastBound = false;
         wholeDue = !journal || !meta.isFingerprints();
     }
 

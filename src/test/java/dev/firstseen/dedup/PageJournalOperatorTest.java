@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
@@ -314,6 +316,98 @@ class PageJournalOperatorTest {
         var back = t.rescaled(cfg, checkpointAll(two, 3), 2, 1).get(0);
         feed(back, concat(a, b, c));
         assertThat(emitted(back)).isEmpty();
+    }
+
+    /**
+     * A whole write with journals on stores the metadata flagged as journaled, so that the first
+     * element after it rewrites no metadata (a rewrite after the compaction that follows a whole
+     * write after a checkpoint would leave the next checkpoint both versions). A key so flagged
+     * whose journal is still empty restores as it was; with journals off the flag stays clear.
+     */
+    @Test
+    void aWholeWriteFlagsTheMetadataForTheJournalToCome() throws Exception {
+        List<CanonicalUrl> a = urls(3000, 3, 0, 4000, 60);
+        for (double share : new double[] {0.25, 0}) {
+            DedupConfig cfg = approximate(share);
+            var h = t.harness(cfg, 1, 0, null);
+            feed(h, a);
+            OperatorSubtaskState whole = checkpoint(h, 1); // every key new: written whole
+            var backend = ((DedupOperator) h.getOperator()).getKeyedStateBackend();
+            for (int k = 0; k < 3; k++) {
+                backend.setCurrentKey("d" + k + ".com");
+                FilterMeta stored =
+                        backend.getPartitionedState(
+                                        VoidNamespace.INSTANCE,
+                                        VoidNamespaceSerializer.INSTANCE,
+                                        DedupState.bloomMeta())
+                                .value();
+                Iterable<byte[]> journal =
+                        backend.getPartitionedState(
+                                        VoidNamespace.INSTANCE,
+                                        VoidNamespaceSerializer.INSTANCE,
+                                        DedupState.pageJournal())
+                                .get();
+                assertThat(stored.journal).as("share %s, key %d", share, k).isEqualTo(share > 0);
+                assertThat(journal == null ? List.of() : journal).isEmpty();
+            }
+            var restored = t.harness(cfg, 1, 0, whole);
+            feed(restored, a);
+            assertThat(emitted(restored)).isEmpty();
+            List<CanonicalUrl> b = urls(300, 3, 4000, 3000, 61);
+            feed(restored, b);
+            assertThat(emitted(restored)).containsExactlyElementsOf(firstSightings(b));
+        }
+    }
+
+    /**
+     * With the compaction after checkpoints, a batch between checkpoints that passes the journal's
+     * bound is journaled all the same, not written whole: written now, its superseded pages would
+     * be in the next checkpoint. The next checkpoint's flush has the key written whole after it,
+     * and a restore from that checkpoint finds every URL.
+     */
+    @Test
+    void aBatchPastTheBoundIsJournaledAndWrittenWholeAfterTheNextCheckpoint() throws Exception {
+        DedupConfig cfg =
+                builder(DedupMode.APPROXIMATE, 64, 1e-4, 64 << 20, 0)
+                        .pageJournalShare(0.25)
+                        .compactAfterCheckpoint(true)
+                        .build();
+        var h = t.harness(cfg, 1, 0, null);
+        DedupOperator op = (DedupOperator) h.getOperator();
+        List<CanonicalUrl> first = new ArrayList<>();
+        for (int p = 0; p < 20_000; p++) {
+            first.add(url(0, p)); // too large to pack: batches between checkpoints
+        }
+        feed(h, first);
+        checkpoint(h, 1);
+        h.notifyOfCompletedCheckpoint(1);
+        op.awaitCompaction();
+        long pagesBefore = accumulator(h, FirstSeenMetrics.PAGES_FLUSHED);
+        List<CanonicalUrl> then = new ArrayList<>();
+        // About 25 KB of journal against a bound of at most a quarter of some 60 KB of pages.
+        for (int p = 20_000; p < 20_000 + 40 * FilterCache.JOURNAL_BATCH; p++) {
+            then.add(url(0, p));
+        }
+        feed(h, then);
+        assertThat(op.cache().earlyJournals()).as("batches").isEqualTo(40);
+        assertThat(accumulator(h, FirstSeenMetrics.PAGES_FLUSHED))
+                .as("pages written between checkpoints")
+                .isEqualTo(pagesBefore);
+        OperatorSubtaskState second = checkpoint(h, 2);
+        long keysBefore = op.keysWrittenAfterCheckpoint();
+        h.notifyOfCompletedCheckpoint(2);
+        assertThat(op.keysWrittenAfterCheckpoint() - keysBefore)
+                .as("written whole after the checkpoint")
+                .isEqualTo(1);
+        assertThat(accumulator(h, FirstSeenMetrics.PAGES_FLUSHED)).isGreaterThan(pagesBefore);
+        // Approximate mode at 1e-4 drops a few of the 30,200 new URLs, and emits none twice.
+        assertThat(emitted(h)).doesNotHaveDuplicates().hasSizeGreaterThan(30_200 - 20);
+
+        var restored = t.harness(cfg, 1, 0, second);
+        feed(restored, concat(first, then));
+        assertThat(emitted(restored)).isEmpty();
+        assertThat(accumulator(restored, FirstSeenMetrics.PAGE_JOURNAL_REPLAYED))
+                .isGreaterThanOrEqualTo(40L * FilterCache.JOURNAL_BATCH);
     }
 
     /** Approximate mode's classes grow while journaled; a restore re-emits nothing. */
