@@ -51,7 +51,7 @@ import org.apache.flink.util.ParameterTool;
  * <p>Run: {@code scripts/simulate-subtask [--urls 10000000] [--keys 100000] [--rate 0.0001] [--mode
  * approximate] [--filter FINGERPRINTS|BLOOM] [--checkpoint-every N] [--page-journal-max-share S]
  * [--compact-before-checkpoint true] [--compact-after-checkpoint true|false (default: true in
- * approximate mode)] [--expected-urls-per-key N]}, the page journal's share by default 0.25 in
+ * approximate mode)] [--expected-urls-per-key N]}, the page journal's share by default 0.05 in
  * approximate mode and 0.75 in exact mode, the last four as {@code dedup.page-journal.max-share},
  * {@code dedup.rocksdb.compact-before-checkpoint}, {@code dedup.rocksdb.compact-after-checkpoint}
  * and {@code dedup.bloom.expected-urls-per-key}. Flink's RocksDB options given as {@code

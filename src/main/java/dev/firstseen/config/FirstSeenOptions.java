@@ -299,7 +299,7 @@ public final class FirstSeenOptions {
                                     + " whole and the journal cleared. A key read from state"
                                     + " inserts its journal again. 0 writes changed"
                                     + " pages whole at every checkpoint. From 0 to 1; may change"
-                                    + " on restore. Default: 0.75 in exact mode, 0.25 in"
+                                    + " on restore. Default: 0.75 in exact mode, 0.05 in"
                                     + " approximate mode (whose full journals are written whole"
                                     + " after the checkpoint and compacted, see"
                                     + " dedup.rocksdb.compact-after-checkpoint).");

@@ -128,11 +128,16 @@ public record DedupConfig(
      * dedup.rocksdb.compact-after-checkpoint} (its default there) a key whose journal is full is
      * written whole after the checkpoint and compacted before the next, so what a journal costs is
      * its own bytes in every checkpoint: an element coding n of a class's N entries spends about
-     * log2(N/n) bits an entry more than the class's pages, and a header. At 0.25 the 50 M scale
-     * runs checkpointed 4–5% less than at 0.75 at 1% and at 1e-4, for twice the whole writes; 0.1
-     * checkpointed more in the subtask simulation's keys of 100 URLs (README, "Page journal").
+     * log2(N/n) bits an entry more than the class's pages, and a header (about 12 bytes for the one
+     * fingerprint of a small key). At 0.05 a checkpoint holds little more than the last interval's
+     * elements: in the subtask simulation (100 URLs a key) 2.88 and 2.99 B/URL at 100,000 and 1 M
+     * records an interval against 3.14 and 3.23 at 0.25 and 2.91 and 3.01 at 0.1, on the 50 M
+     * stream 1.58 and 2.35 at 1% and 1e-4 against 1.61 and 2.38 at 0.25 (README, "Checkpoints and
+     * compaction"). Until the thirty-third session a batch between checkpoints that passed its
+     * bound was written whole at once, and a low share left superseded pages in checkpoints instead
+     * (0.25 was the default then).
      */
-    public static final double DEFAULT_APPROXIMATE_PAGE_JOURNAL_SHARE = 0.25;
+    public static final double DEFAULT_APPROXIMATE_PAGE_JOURNAL_SHARE = 0.05;
 
     /** Default of {@code dedup.page-journal.max-share} for the mode. */
     public static double defaultPageJournalShare(DedupMode mode) {
@@ -226,7 +231,7 @@ public record DedupConfig(
         }
 
         /**
-         * See {@link DedupConfig#pageJournalShare}; by default 0.75 in exact mode and 0.25 in
+         * See {@link DedupConfig#pageJournalShare}; by default 0.75 in exact mode and 0.05 in
          * approximate mode, as the job's option.
          */
         public Builder pageJournalShare(double share) {

@@ -249,7 +249,7 @@ class FirstSeenSettingsTest {
         assertThat(dedupConfig().pageJournalShare()).as("exact mode's default").isEqualTo(0.75);
         assertThat(dedupConfig("--dedup.mode", "approximate").pageJournalShare())
                 .as("approximate mode's default")
-                .isEqualTo(0.25);
+                .isEqualTo(0.05);
         assertThat(
                         dedupConfig(
                                         "--dedup.mode",
