@@ -42,6 +42,23 @@ class PageJournalOperatorTest {
         t.closeHarnesses();
     }
 
+    /**
+     * A restore from {@code snap} emits none of {@code seen} again, then the first sightings of
+     * {@code fresh} (new pages, which none of these tests' fixed fingerprints drops).
+     */
+    private void restoreKnows(
+            DedupConfig cfg,
+            OperatorSubtaskState snap,
+            List<CanonicalUrl> seen,
+            List<CanonicalUrl> fresh)
+            throws Exception {
+        var restored = t.harness(cfg, 1, 0, snap);
+        feed(restored, seen);
+        assertThat(emitted(restored)).isEmpty();
+        feed(restored, fresh);
+        assertThat(emitted(restored)).containsExactlyElementsOf(firstSightings(fresh));
+    }
+
     private static DedupConfig exactPages(long cacheBytes, double share) {
         return builder(DedupMode.EXACT, 50, 0.01, cacheBytes, 0)
                 .exactStore(ExactStoreType.PAGES)
@@ -186,12 +203,7 @@ class PageJournalOperatorTest {
         }
         assertThat(journaledBefore).isGreaterThan(0);
         assertThat(sawWholeAfterJournal).isTrue();
-        var restored = t.harness(cfg, 1, 0, checkpoint(h, 100));
-        feed(restored, all);
-        assertThat(emitted(restored)).isEmpty();
-        List<CanonicalUrl> fresh = urls(500, 4, 10_000, 1000, 99);
-        feed(restored, fresh);
-        assertThat(emitted(restored)).containsExactlyElementsOf(firstSightings(fresh));
+        restoreKnows(cfg, checkpoint(h, 100), all, urls(500, 4, 10_000, 1000, 99));
     }
 
     /**
@@ -350,12 +362,7 @@ class PageJournalOperatorTest {
                 assertThat(stored.journal).as("share %s, key %d", share, k).isEqualTo(share > 0);
                 assertThat(journal == null ? List.of() : journal).isEmpty();
             }
-            var restored = t.harness(cfg, 1, 0, whole);
-            feed(restored, a);
-            assertThat(emitted(restored)).isEmpty();
-            List<CanonicalUrl> b = urls(300, 3, 4000, 3000, 61);
-            feed(restored, b);
-            assertThat(emitted(restored)).containsExactlyElementsOf(firstSightings(b));
+            restoreKnows(cfg, whole, a, urls(300, 3, 4000, 3000, 61));
         }
     }
 
