@@ -33,8 +33,10 @@ import org.rocksdb.TableProperties;
 /**
  * Where a RocksDB checkpoint's bytes go, by column family (one per state): what each SST file's
  * table properties say of its entries, their keys and values before compression, and its data
- * blocks as stored, beside the file's whole size. It answers what a checkpoint's total cannot: how
- * much of it is the filter's pages and how much the keys and per-entry overhead around them.
+ * blocks as stored, beside the file's whole size; and, reading every entry's key, how many are
+ * older versions of a key that a newer file holds too. It answers what a checkpoint's total cannot:
+ * how much of it is the filter's pages, how much the keys and per-entry overhead around them, and
+ * how much superseded versions not yet compacted.
  */
 final class SstSummary {
     private SstSummary() {}

@@ -179,11 +179,11 @@ final class PageJournal {
      * inserts them as they were inserted: element by element, segment by segment.
      */
     static long[] decode(Iterable<byte[]> elements) throws IOException {
-        long[] out = new long[16];
-        int n = 0;
         if (elements == null) { // a flagged key whose journal is empty (Flink's empty list state)
             return new long[0];
         }
+        long[] out = new long[16];
+        int n = 0;
         for (byte[] b : elements) {
             if (b.length > 0 && b[0] == FORMAT) {
                 int pos = 1;
