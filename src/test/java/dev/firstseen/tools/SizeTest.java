@@ -117,15 +117,15 @@ class SizeTest {
         String hundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 0.01, 100_000_000, 4 * GIB);
-        // 2.72 B/URL checkpointed, 1.67 of pages, 41 B for each of 100 M keys: (16.7 + 4.1) GB
+        // 2.12 B/URL checkpointed, 1.67 of pages, 34 B for each of 100 M keys: (16.7 + 3.4) GB
         // is 5 slots.
-        assertThat(hundred).contains("27.2 GB").contains("16.7 GB").contains("4.1 GB");
-        assertThat(hundred).contains("docs/simulate-subtask-10m-fpp1e-2-session23.txt");
+        assertThat(hundred).contains("21.2 GB").contains("16.7 GB").contains("3.4 GB");
+        assertThat(hundred).contains("docs/simulate-subtask-10m-fpp1e-2-session34.txt");
         assertThat(hundred).contains("slots: 5 (heap 5");
         String fiveHundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 0.01, 20_000_000, 4 * GIB);
-        assertThat(fiveHundred).contains("21.8 GB").contains("15.9 GB").contains("1.0 GB");
+        assertThat(fiveHundred).contains("18.1 GB").contains("15.9 GB").contains("1.0 GB");
     }
 
     @Test

@@ -121,23 +121,23 @@ public final class Size {
         }
         boolean hundred = urlsPerKey < 224; // sqrt(100 * 500)
         if (rate == 0.01) {
-            String sim = "docs/simulate-subtask-10m-fpp1e-2-session23.txt";
+            String sim = "docs/simulate-subtask-10m-fpp1e-2-session34.txt";
             return hundred
                     ? smallKeys(
                             f,
                             new Figure(
-                                    2.72,
+                                    2.12,
                                     sim
-                                            + ": largest checkpoint 25,876,163 B at 9.5 M URLs,"
+                                            + ": largest checkpoint 20,175,704 B at 9.5 M URLs,"
                                             + " 100,000 keys of 100 URLs on average, a checkpoint"
                                             + " every 1 M records"),
                             new Figure(
                                     1.67,
                                     sim + ": filter pages 1.67 B/URL, 100,000 keys of 100 URLs"),
                             new Figure(
-                                    41,
+                                    34,
                                     sim
-                                            + ": 100,000 cached keys, 99,868 of them packed, 0.41"
+                                            + ": 100,000 cached keys, 99,868 of them packed, 0.34"
                                             + " B/URL of per-key objects after a checkpoint (the"
                                             + " most heap between two checkpoints: 4.27 B/URL at"
                                             + " 100,000 records/s a subtask,"
@@ -146,9 +146,9 @@ public final class Size {
                     : smallKeys(
                             f,
                             new Figure(
-                                    2.18,
+                                    1.81,
                                     sim
-                                            + ": largest checkpoint 20,728,262 B at 9.5 M URLs,"
+                                            + ": largest checkpoint 17,154,969 B at 9.5 M URLs,"
                                             + " 20,000 keys of 500 URLs on average, a checkpoint"
                                             + " every 1 M records"),
                             new Figure(
