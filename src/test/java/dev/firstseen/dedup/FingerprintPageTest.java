@@ -49,6 +49,33 @@ class FingerprintPageTest {
     }
 
     /**
+     * Every value of small universes looked up, so that every bucket is found from the start and
+     * from the end (a lookup counts zeros from whichever end is nearer) and values past the last
+     * bucket are absent, with pages whose high parts end inside a word and on a word's end.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "1, 8",
+        "2, 8",
+        "64, 8",
+        "200, 8",
+        "255, 8",
+        "256, 8",
+        "3, 11",
+        "100, 11",
+        "1500, 11"
+    })
+    void lookUpEveryValueOfTheUniverse(int n, int s) {
+        SplittableRandom rnd = new SplittableRandom(n * 17L + s);
+        TreeSet<Long> set = randomSet(rnd, n, s);
+        long[] sorted = set.stream().mapToLong(Long::longValue).toArray();
+        byte[] page = FingerprintPage.encode(sorted, 0, n, s);
+        for (long v = 0; v < 1L << s; v++) {
+            assertThat(FingerprintPage.contains(page, s, v)).as("%d", v).isEqualTo(set.contains(v));
+        }
+    }
+
+    /**
      * The broadword select finds every set bit of words dense, sparse, at either end and random
      * (fixed seed) where clearing the lowest bits one at a time does.
      */
