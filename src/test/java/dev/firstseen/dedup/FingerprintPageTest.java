@@ -49,6 +49,52 @@ class FingerprintPageTest {
     }
 
     /**
+     * A merge that keeps the low parts' width copies the core's bits in runs: new values all below
+     * the core, all above its last entry (past the bits the core uses), in one bucket, and spread,
+     * must give the bytes the encoder writes.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "12, 300, below", "12, 300, above", "20, 300, bucket", "12, 300, spread",
+        "20, 200, above", "40, 100, below", "63, 100, spread", "6, 40, spread"
+    })
+    void aMergeIntoTheSameWidthGivesTheEncodersBytes(int s, int n, String where) {
+        SplittableRandom rnd = new SplittableRandom(s * 7L + n + where.hashCode());
+        long span = (s == 63 ? Long.MAX_VALUE : 1L << s) / 4;
+        TreeSet<Long> core = new TreeSet<>();
+        while (core.size() < n) {
+            core.add(span + rnd.nextLong(span)); // the second quarter of the universe
+        }
+        int l = FingerprintPage.lowBits(n + FingerprintPage.TAIL_MAX + 1, s); // a bucket's width
+        TreeSet<Long> add = new TreeSet<>();
+        while (add.size() < FingerprintPage.TAIL_MAX + 1) {
+            long v =
+                    switch (where) {
+                        case "below" -> rnd.nextLong(span);
+                        case "above" -> 3 * span + rnd.nextLong(span);
+                        case "bucket" -> (core.first() >>> l << l) + rnd.nextLong(1L << l);
+                        default -> rnd.nextLong(4 * span);
+                    };
+            if (!core.contains(v)) {
+                add.add(v);
+            }
+        }
+        byte[] page =
+                FingerprintPage.encode(core.stream().mapToLong(Long::longValue).toArray(), 0, n, s);
+        for (long v : shuffled(add, rnd)) {
+            page = FingerprintPage.insert(page, s, v);
+        }
+        TreeSet<Long> all = new TreeSet<>(core);
+        all.addAll(add);
+        long[] sorted = all.stream().mapToLong(Long::longValue).toArray();
+        assertThat(tailEntries(page)).isZero();
+        assertThat(HexFormat.of().formatHex(page))
+                .isEqualTo(
+                        HexFormat.of()
+                                .formatHex(FingerprintPage.encode(sorted, 0, sorted.length, s)));
+    }
+
+    /**
      * Every value of small universes looked up, so that every bucket is found from the start and
      * from the end (a lookup counts zeros from whichever end is nearer) and values past the last
      * bucket are absent, with pages whose high parts end inside a word and on a word's end.
