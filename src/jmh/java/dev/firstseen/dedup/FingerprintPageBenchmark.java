@@ -23,7 +23,11 @@ import org.openjdk.jmh.annotations.Setup;
 public class FingerprintPageBenchmark extends ThroughputBenchmark {
     private static final int PAGES = 1024;
 
-    @Param({"512"})
+    /**
+     * Pages split once their class averages 512, so a page holds about 256 to 1,024; a merge from
+     * 512 entries (or 256, or 1,024) widens the low parts and takes the decode-and-encode path.
+     */
+    @Param({"300", "700", "512"})
     int entries;
 
     @Param({"25", "19"})

@@ -208,6 +208,9 @@ public final class FingerprintPage {
     private static byte[] mergeIntoCore(
             byte[] page, int tailStart, int n, int t, int s, long[] add) {
         int m = n + add.length;
+        if (n > 0 && lowBits(m, s) == lowBits(n, s)) {
+            return mergeByShifting(page, tailStart, n, t, s, add);
+        }
         Core core = new Core(page, tailStart, n, t, s);
         long max = Math.max(add[add.length - 1], n == 0 ? 0 : core.last());
         int l = lowBits(m, s);
@@ -231,6 +234,92 @@ public final class FingerprintPage {
             writeEntry(p, lowerBit, upperBit, l, i, v);
         }
         return p;
+    }
+
+    /**
+     * {@link #mergeIntoCore} for a merge that keeps the low parts' width: the core's bits are
+     * copied in runs between the places the new values go, shifted by the values before them,
+     * instead of decoding and encoding every entry. A new value's place is its rank among the core
+     * entries: an entry's low part moves from index i to i plus the new values ranked at or below
+     * i, and a new value's 1 goes into the high parts where the core has its bucket's zeros and its
+     * smaller entries' ones before it. The bytes are those {@link #encode} writes.
+     */
+    private static byte[] mergeByShifting(
+            byte[] page, int tailStart, int n, int t, int s, long[] add) {
+        int k = add.length;
+        int m = n + k;
+        int l = lowBits(n, s);
+        int lowerStart = tailStart + bytes((long) t * s);
+        int upperStart = lowerStart + bytes((long) n * l);
+        long lastOld = new Core(page, tailStart, n, t, s).last();
+        long max = Math.max(add[k - 1], lastOld);
+        int header = varintBytes(m) + 1;
+        int lower = bytes((long) m * l);
+        byte[] p = new byte[header + lower + bytes((max >>> l) + m)];
+        writeVarint(p, new int[] {0}, m);
+        long srcLow = (long) lowerStart * 8;
+        long dstLow = (long) header * 8;
+        long srcUp = (long) upperStart * 8;
+        long dstUp = (long) (header + lower) * 8;
+        // The core's last 1 is the last bit it uses; past it the high parts are zeros to copy.
+        long usedUp = (lastOld >>> l) + n;
+        int prevRank = 0;
+        long prevAt = 0; // in the core's high parts
+        for (int j = 0; j < k; j++) {
+            long v = add[j];
+            int r = rank(page, lowerStart, upperStart, n, l, v);
+            copyBits(
+                    page,
+                    srcLow + (long) prevRank * l,
+                    p,
+                    dstLow + (long) (prevRank + j) * l,
+                    (long) (r - prevRank) * l);
+            write(p, dstLow + (long) (r + j) * l, l, l == 0 ? 0 : v & ((1L << l) - 1));
+            long at = (v >>> l) + r;
+            copyBits(page, srcUp + prevAt, p, dstUp + prevAt + j, Math.min(at, usedUp) - prevAt);
+            long q = dstUp + at + j;
+            p[(int) (q >>> 3)] |= (byte) (1 << (q & 7));
+            prevRank = r;
+            prevAt = at;
+        }
+        copyBits(
+                page,
+                srcLow + (long) prevRank * l,
+                p,
+                dstLow + (long) (prevRank + k) * l,
+                (long) (n - prevRank) * l);
+        copyBits(page, srcUp + prevAt, p, dstUp + prevAt + k, usedUp - prevAt);
+        return p;
+    }
+
+    /** How many of the page's n core entries (low parts of l bits) are below {@code v}. */
+    private static int rank(byte[] page, int lowerStart, int upperStart, int n, int l, long v) {
+        long bucket = v >>> l;
+        long low = l == 0 ? 0 : v & ((1L << l) - 1);
+        long q = select0(page, upperStart, page.length, bucket);
+        if (q < 0) {
+            return n;
+        }
+        long limit = (long) (page.length - upperStart) * 8;
+        for (; q < limit && bit(page, upperStart, q); q++) {
+            if (read(page, (long) lowerStart * 8 + (q - bucket) * l, l) > low) {
+                break;
+            }
+        }
+        return (int) (q - bucket);
+    }
+
+    /**
+     * Copies {@code len} bits from bit {@code from} of {@code src} to the zero bits at {@code to}.
+     */
+    private static void copyBits(byte[] src, long from, byte[] dst, long to, long len) {
+        while (len > 0) {
+            int w = (int) Math.min(len, 56);
+            write(dst, to, w, read(src, from, w));
+            from += w;
+            to += w;
+            len -= w;
+        }
     }
 
     /** Reads a page's core entries in order, eight bytes of its unary high parts at a time. */
