@@ -1103,7 +1103,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 writeWholeAfterCheckpoint(Integer.MAX_VALUE);
             }
             cache.flushAll();
-            cache.pack(); // as after a checkpoint's flush, so that the figures compare
+            // As after a checkpoint's flush, so that the figures compare; hot keys too, as no
+            // more records come.
+            cache.packAll();
             bytes = cache.bytes();
             pageBytes = cache.pageBytes();
             keys = cache.keys();

@@ -95,6 +95,12 @@ final class KeyFilter {
     private boolean wholeDue;
 
     /**
+     * Inserts since {@link FilterCache#pack} last passed this filter, up to 65,535: a key that got
+     * more than {@link FilterCache#HOT_INSERTS} in an interval stays an object at the next pack.
+     */
+    private char recentInserts;
+
+    /**
      * The most fingerprints a key's journal holds (512 KB): a key loaded from state inserts its
      * journal at once, so this bounds that pause: 52 ms for a key of 262,144 fingerprints in {@code
      * PageJournalBenchmark} (docs/jmh-page-journal.txt).
@@ -157,6 +163,18 @@ final class KeyFilter {
         dropPending();
         pending = p;
         bytes += arrayBytes(8 * p.length);
+    }
+
+    /**
+     * Inserts since the last {@link #forgetRecentInserts()} (or since this object was made), up to
+     * 65,535.
+     */
+    int recentInserts() {
+        return recentInserts;
+    }
+
+    void forgetRecentInserts() {
+        recentInserts = 0;
     }
 
     /** The key's bytes, for a {@link #packable()} filter. */
@@ -303,6 +321,9 @@ final class KeyFilter {
      * and {@code fp} goes to the new layer too.
      */
     boolean insert(Fingerprint fp, PageSource source) throws Exception {
+        if (recentInserts < Character.MAX_VALUE) {
+            recentInserts++;
+        }
         if (meta.isFingerprints()) {
             boolean grew = insertFingerprint(fp, source);
             track(fp.hi, grew);

@@ -398,4 +398,62 @@ class PackedInsertsTest {
         assertThat(held.isEmpty()).isTrue();
         assertThat(held.bytes()).isZero();
     }
+
+    /**
+     * A key that got more than {@link FilterCache#HOT_INSERTS} new URLs since the last pack, which
+     * as a packed key would have unpacked it again before the next checkpoint, stays an object at
+     * the next pack, whether it was an object all along or a packed key that its new URLs unpacked;
+     * after an interval with fewer it is packed again. A key of exactly {@link
+     * FilterCache#HOT_INSERTS} is packed. Every URL stays known throughout.
+     */
+    @Test
+    void aKeyHotSinceTheLastPackStaysAnObject() throws Exception {
+        MemoryBacking b = new MemoryBacking(filterOf("approximate", 1e-4));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
+        int hot = FilterCache.HOT_INSERTS + 1;
+        for (int u = 0; u < hot; u++) {
+            record(cache, b, "hot.example", fp("hot.example", u), false);
+        }
+        int cool = FilterCache.HOT_INSERTS;
+        for (int u = 0; u < cool; u++) {
+            record(cache, b, "cool.example", fp("cool.example", u), false);
+        }
+        cache.flushAll();
+        assertThat(cache.pack()).as("cool.example only").isEqualTo(1);
+        assertThat(cache.hotKept()).isEqualTo(1);
+        assertThat(cache.composition()).startsWith("1 keys as objects");
+
+        // An interval of repeats and a few new URLs: hot.example is packed at its end.
+        for (int u = 0; u < hot + 10; u++) {
+            assertThat(record(cache, b, "hot.example", fp("hot.example", u), false))
+                    .isEqualTo(u >= hot);
+        }
+        cache.flushAll();
+        assertThat(cache.pack()).isEqualTo(1);
+        assertThat(cache.packedKeys()).isEqualTo(2);
+
+        // cool.example holds new URLs, is packed again as due, holds more and is unpacked by them,
+        // and gets more than HOT_INSERTS in all.
+        int last = cool + 4 * FilterCache.MAX_HELD;
+        for (int u = cool; u < last; u++) {
+            assertThat(record(cache, b, "cool.example", fp("cool.example", u), false)).isTrue();
+        }
+        assertThat(cache.duePacks()).isEqualTo(1);
+        assertThat(cache.unpacks()).isEqualTo(1);
+        cache.flushAll();
+        assertThat(cache.pack()).isZero();
+        assertThat(cache.hotKept()).isEqualTo(2);
+        assertThat(cache.packedKeys()).isEqualTo(1);
+        for (int u = 0; u < last; u++) {
+            assertThat(record(cache, b, "cool.example", fp("cool.example", u), false)).isFalse();
+            assertThat(
+                            b.load("cool.example")
+                                    .mightContain(fp("cool.example", u), b.source("cool.example")))
+                    .as("URL %d in state", u)
+                    .isTrue();
+        }
+        cache.flushAll();
+        assertThat(cache.pack()).as("a quiet interval").isEqualTo(1);
+        assertThat(cache.packedKeys()).isEqualTo(2);
+    }
 }

@@ -229,7 +229,9 @@ class PageJournalOperatorTest {
             }
         }
         feed(h, first);
-        OperatorSubtaskState before = checkpoint(h, 1);
+        checkpoint(h, 1);
+        assertThat(op.cache().packedKeys()).as("hot in the first interval: objects").isZero();
+        OperatorSubtaskState before = checkpoint(h, 2); // after a quiet interval
         assertThat(op.cache().packedKeys()).as("small keys packed").isEqualTo(8);
         List<CanonicalUrl> then = new ArrayList<>();
         for (int p = 20_000; p < 20_000 + 3 * FilterCache.JOURNAL_BATCH; p++) {
@@ -250,7 +252,7 @@ class PageJournalOperatorTest {
         assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES))
                 .as("journaled before the second checkpoint")
                 .isGreaterThanOrEqualTo(3L * FilterCache.JOURNAL_BATCH);
-        OperatorSubtaskState after = checkpoint(h, 2);
+        OperatorSubtaskState after = checkpoint(h, 3);
         assertThat(emitted(h)).containsExactlyElementsOf(firstSightings(concat(first, then)));
 
         var restored = t.harness(cfg, 1, 0, after);
