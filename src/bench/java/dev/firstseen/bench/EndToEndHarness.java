@@ -91,7 +91,7 @@ public final class EndToEndHarness {
      * One job's outcome. {@code seconds} is the processing time: from the broker's append time of
      * the job's first output record to that of its last (the output topics use LogAppendTime).
      * {@code jobSeconds} is the wall time of the whole job, which adds deployment and the final
-     * checkpoint and commit.
+     * checkpoint and commit. The chains' CPU is {@link ChainCpu}'s.
      */
     public record Result(
             String job,
@@ -103,7 +103,9 @@ public final class EndToEndHarness {
             Map<String, Object> accumulators,
             long cpuNanos,
             long jitNanos,
-            long gcNanos) {
+            long gcNanos,
+            long keyedChainNanos,
+            long sourceChainNanos) {
         boolean countOk() {
             return expectedOut < 0 || recordsOut == expectedOut;
         }
@@ -288,7 +290,8 @@ public final class EndToEndHarness {
                     log.printf(
                             Locale.ROOT,
                             "%s %-12s %,10d out in %6.1f s = %,9.0f records/s, %.2f µs CPU per"
-                                    + " record (of which JIT %.2f, GC %.2f; job %.1f s)%s%n",
+                                    + " record (of which JIT %.2f, GC %.2f; job %.1f s; keyed chain"
+                                    + " %.2f, source chain %.2f)%s%n",
                             round < 0 ? "warm-up round (not reported)" : "round " + (round + 1),
                             r.job(),
                             r.recordsOut(),
@@ -298,6 +301,8 @@ public final class EndToEndHarness {
                             r.jitNanos() / 1e3 / records,
                             r.gcNanos() / 1e3 / records,
                             r.jobSeconds(),
+                            r.keyedChainNanos() / 1e3 / records,
+                            r.sourceChainNanos() / 1e3 / records,
                             r.countOk() ? "" : "  COUNT MISMATCH: expected " + r.expectedOut());
                     if (round >= 0) {
                         runs.get(job).add(r);
@@ -322,7 +327,9 @@ public final class EndToEndHarness {
                                 byTime.accumulators(),
                                 median(rs, Result::cpuNanos),
                                 median(rs, Result::jitNanos),
-                                median(rs, Result::gcNanos));
+                                median(rs, Result::gcNanos),
+                                median(rs, Result::keyedChainNanos),
+                                median(rs, Result::sourceChainNanos));
                 boolean allOk = rs.stream().allMatch(Result::countOk);
                 results.add(
                         allOk
@@ -399,6 +406,7 @@ public final class EndToEndHarness {
         FirstSeenSettings settings;
         long expected;
         StreamExecutionEnvironment env = environment(flink, conf, parallelism);
+        ChainCpu chains = ChainCpu.start(); // before the job's CPU is counted: not the job's
         JobCpu cpu = JobCpu.now();
         switch (base) {
             case "passthrough":
@@ -442,7 +450,8 @@ public final class EndToEndHarness {
                         input,
                         out,
                         base.equals("sql") ? distinct : -1,
-                        cpu);
+                        cpu,
+                        chains);
             case "exact":
             case "exact-128":
             case "exact-salted":
@@ -460,7 +469,8 @@ public final class EndToEndHarness {
         long start = System.nanoTime();
         JobExecutionResult result = env.execute("bench " + job);
         double jobSeconds = (System.nanoTime() - start) / 1e9;
-        return result(job, kafka, flink, out, expected, jobSeconds, result, cpu, JobCpu.now());
+        return result(
+                job, kafka, flink, out, expected, jobSeconds, result, cpu, JobCpu.now(), chains);
     }
 
     /** Reads the job's output and makes its {@link Result}. */
@@ -473,8 +483,10 @@ public final class EndToEndHarness {
             double jobSeconds,
             JobExecutionResult result,
             JobCpu cpu,
-            JobCpu end)
+            JobCpu end,
+            ChainCpu chains)
             throws Exception {
+        chains.close();
         List<ConsumerRecord<byte[], byte[]>> written = kafka.drain(out);
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
@@ -496,7 +508,9 @@ public final class EndToEndHarness {
                 result.getAllAccumulatorResults(),
                 cpu.jobNanosUntil(end),
                 cpu.jitNanosUntil(end),
-                cpu.gcNanosUntil(end));
+                cpu.gcNanosUntil(end),
+                chains.keyedChainNanos(),
+                chains.sourceChainNanos());
     }
 
     /** Output topics record when the broker appended each record: the clock of {@code seconds}. */
@@ -539,7 +553,8 @@ public final class EndToEndHarness {
             String input,
             String out,
             long distinct,
-            JobCpu cpu)
+            JobCpu cpu,
+            ChainCpu chains)
             throws Exception {
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
         tEnv.createTemporarySystemFunction("CANON", new CanonUdf(s, job.equals("sql-cc")));
@@ -572,7 +587,8 @@ public final class EndToEndHarness {
                                 + " url, pt FROM src) WHERE url IS NOT NULL) WHERE rn = 1");
         JobExecutionResult result = r.getJobClient().orElseThrow().getJobExecutionResult().get();
         double jobSeconds = (System.nanoTime() - start) / 1e9;
-        return result(job, kafka, flink, out, distinct, jobSeconds, result, cpu, JobCpu.now());
+        return result(
+                job, kafka, flink, out, distinct, jobSeconds, result, cpu, JobCpu.now(), chains);
     }
 
     /**
@@ -830,6 +846,35 @@ public final class EndToEndHarness {
                 sorted[sorted.length - 1]);
     }
 
+    /**
+     * {@code job}'s keyed chain's CPU over its source chain's, round by round: the source chain's
+     * work is the same in every job of the run, so this compares jobs with the machine's speed at
+     * the time of each round divided out ({@link ChainCpu}).
+     */
+    private void printChainRatios(String job) {
+        List<Result> rs = roundsByJob.getOrDefault(job, List.of());
+        StringBuilder each = new StringBuilder();
+        double[] ratios = new double[rs.size()];
+        for (int i = 0; i < rs.size(); i++) {
+            Result r = rs.get(i);
+            if (r.sourceChainNanos() <= 0) {
+                return;
+            }
+            ratios[i] = (double) r.keyedChainNanos() / r.sourceChainNanos();
+            each.append(String.format(Locale.ROOT, "%s%.2f", i == 0 ? "" : " ", ratios[i]));
+        }
+        if (ratios.length == 0) {
+            return;
+        }
+        Arrays.sort(ratios);
+        log.printf(
+                Locale.ROOT,
+                "%s: keyed chain's CPU over the source chain's, round by round: %s (median %.2f)%n",
+                job,
+                each,
+                medianOf(ratios));
+    }
+
     /** {@code job}'s CPU per record over {@code base}'s in each round both ran, in round order. */
     static double[] roundRatios(List<Result> job, List<Result> base) {
         int n = Math.min(job.size(), base.size());
@@ -949,6 +994,7 @@ public final class EndToEndHarness {
                     printRoundRatios(fs, base);
                 }
             }
+            printChainRatios(fs);
             Map<String, Object> a = f.accumulators();
             long first = get(a, FirstSeenMetrics.FIRST_SEEN);
             long in = get(a, FirstSeenMetrics.RECORDS_IN);

@@ -93,6 +93,6 @@ class EndToEndHarnessTest {
     }
 
     private static EndToEndHarness.Result cpu(long nanos) {
-        return new EndToEndHarness.Result("j", 1, 1, 1, 1, 0, Map.of(), nanos, 0, 0);
+        return new EndToEndHarness.Result("j", 1, 1, 1, 1, 0, Map.of(), nanos, 0, 0, 0, 0);
     }
 }
