@@ -295,11 +295,11 @@ final class FilterCache {
             next = f.newer;
             boolean hot = !hotToo && f.recentInserts() > HOT_INSERTS;
             f.forgetRecentInserts();
-            if (hot) {
-                hotKept++;
+            if (!f.packable() || f.tableSlots() > packMaxPages) {
                 continue;
             }
-            if (!f.packable() || f.tableSlots() > packMaxPages) {
+            if (hot) {
+                hotKept++;
                 continue;
             }
             int sizing = sizingIndex(f.meta.sizing());
