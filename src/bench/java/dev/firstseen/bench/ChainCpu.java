@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -92,26 +93,24 @@ final class ChainCpu implements AutoCloseable {
     }
 
     /** CPU nanoseconds of the task threads whose chain name starts with "Source: ". */
-    synchronized long sourceChainNanos() {
-        long n = 0;
-        for (Map.Entry<Long, Long> e : cpu.entrySet()) {
-            String name = names.get(e.getKey());
-            if (isTask(name) && name.startsWith("Source: ")) {
-                n += e.getValue();
-            }
-        }
-        return n;
+    long sourceChainNanos() {
+        return nanosOf(name -> name.startsWith("Source: "));
     }
 
     /**
      * CPU nanoseconds of the other task threads, but for the dead-letter sink's: the chain after
      * the shuffle.
      */
-    synchronized long keyedChainNanos() {
+    long keyedChainNanos() {
+        return nanosOf(name -> !name.startsWith("Source") && !name.startsWith("dead-letters"));
+    }
+
+    /** CPU nanoseconds of the task threads whose name {@code chain} accepts. */
+    private synchronized long nanosOf(Predicate<String> chain) {
         long n = 0;
         for (Map.Entry<Long, Long> e : cpu.entrySet()) {
             String name = names.get(e.getKey());
-            if (isTask(name) && !name.startsWith("Source") && !name.startsWith("dead-letters")) {
+            if (isTask(name) && chain.test(name)) {
                 n += e.getValue();
             }
         }

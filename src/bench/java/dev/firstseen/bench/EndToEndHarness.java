@@ -829,10 +829,7 @@ public final class EndToEndHarness {
         if (ratios.length < 2) {
             return;
         }
-        StringBuilder each = new StringBuilder();
-        for (double r : ratios) {
-            each.append(String.format(Locale.ROOT, "%s%.2f", each.length() == 0 ? "" : " ", r));
-        }
+        String each = joined(ratios);
         double[] sorted = ratios.clone();
         Arrays.sort(sorted);
         log.printf(
@@ -853,7 +850,6 @@ public final class EndToEndHarness {
      */
     private void printChainRatios(String job) {
         List<Result> rs = roundsByJob.getOrDefault(job, List.of());
-        StringBuilder each = new StringBuilder();
         double[] ratios = new double[rs.size()];
         for (int i = 0; i < rs.size(); i++) {
             Result r = rs.get(i);
@@ -861,11 +857,11 @@ public final class EndToEndHarness {
                 return;
             }
             ratios[i] = (double) r.keyedChainNanos() / r.sourceChainNanos();
-            each.append(String.format(Locale.ROOT, "%s%.2f", i == 0 ? "" : " ", ratios[i]));
         }
         if (ratios.length == 0) {
             return;
         }
+        String each = joined(ratios);
         Arrays.sort(ratios);
         log.printf(
                 Locale.ROOT,
@@ -873,6 +869,15 @@ public final class EndToEndHarness {
                 job,
                 each,
                 medianOf(ratios));
+    }
+
+    /** {@code values} with two decimals, space-separated, in their order. */
+    private static String joined(double[] values) {
+        StringBuilder each = new StringBuilder();
+        for (double v : values) {
+            each.append(String.format(Locale.ROOT, "%s%.2f", each.length() == 0 ? "" : " ", v));
+        }
+        return each.toString();
     }
 
     /** {@code job}'s CPU per record over {@code base}'s in each round both ran, in round order. */
