@@ -671,7 +671,7 @@ final class FilterCache {
 
     /**
      * The most new URLs held for one packed key; with its next one they go into its filter. A
-     * record of a key with held URLs walks the probe run that holds them all.
+     * record of a key with held URLs scans them all.
      */
     static final int MAX_HELD = 64;
 

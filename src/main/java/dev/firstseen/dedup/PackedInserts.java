@@ -1,15 +1,17 @@
 package dev.firstseen.dedup;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The new URLs of packed keys ({@link PackedKeys}) since the last checkpoint, held beside the arena
  * instead of unpacking the key: for each URL, the top bits of its fingerprint's high half (all that
  * a fingerprint filter and its page journal read of it, {@link FingerprintClass#prefix}: 32, or all
- * 64 for a class wider than 32) and its key's position in the arena, which names the key. A key's
- * inserts leave when its filter is needed as an object ({@link FilterCache}) or at the next
- * checkpoint's flush, which inserts them into the filter; a compaction that moves a key tells this
- * where to ({@link #moved}).
+ * 64 for a class wider than 32), kept with its key's other held URLs under the key's position in
+ * the arena, which names the key. A key's inserts leave when its filter is needed as an object
+ * ({@link FilterCache}) or at the next checkpoint's flush, which inserts them into the filter; a
+ * compaction that moves a key tells this where to ({@link #moved}).
  *
  * <p>Held inserts answer as the filter would once they are in it: a fingerprint is among them if
  * its prefix of its class's width equals one of theirs ({@link #countUnlessHolds}). The cache holds
@@ -22,20 +24,26 @@ import java.util.Arrays;
 final class PackedInserts {
     /*
      * Issue 14's subtask simulation (10 M URLs over 100,000 Zipf keys, 1e-4) at 10,000 records/s
-     * a subtask held the new URLs of 17,020 packed keys before a checkpoint, most keys one URL, in
-     * 2.0 MB: a table of keys (12 bytes a slot), each key's string (about 56 bytes, which the
-     * record brought and the table kept) and an array of its fingerprints (32 bytes for one). Here
-     * a held URL is one slot of an open-addressing table of 12 bytes, its key's arena position and
-     * its fingerprint's high half, homed by the key's hash so that every URL of a key lies in one
-     * probe run, and a compaction moving the key rewrites the positions in place. The table grows
-     * at seven eighths full, not two thirds (a held URL 14 to 27 bytes with its room): a lookup
-     * walks the whole run anyway, as it counts the key's URLs, and compares positions only.
-     * Measured, 786,464 bytes for 27,970 URLs of 17,020 keys at four fifths (the table twice the
-     * size the URLs fill), 393,248 at seven eighths (README, One subtask of a 10-billion-URL crawl).
-     * Since the twenty-eighth session a slot keeps the top 32 bits of the half, 8 bytes with its
-     * position: approximate mode's packed keys have classes of up to about 31 bits at 1e-4, and
-     * at 100,000 records/s a subtask the table of 262,144 slots went from 3.1 to 2.1 MB. The low
-     * halves get an array of their own once a key of a wider class holds a URL (exact mode).
+     * a subtask held the new URLs of 17,020 packed keys before a checkpoint, most keys one URL.
+     * From the twenty-sixth to the thirty-fifth session a held URL was one slot of a single
+     * open-addressing table (8 bytes since the twenty-eighth: the key's arena position and the
+     * top 32 bits of the half), homed by the key's hash so that every URL of a key lay in one
+     * probe run. A lookup had to walk that whole run, as it counted the key's URLs, and at seven
+     * eighths full with up to 64 URLs homed at one slot, runs merged into clusters of hundreds of
+     * slots: with a checkpoint every 2 s on the 2 M stream, where every key is packed at each
+     * checkpoint and then holds new URLs, a profile put 1,950 of approximate mode's 25,955 dedup
+     * samples into walking, placing and back-shifting that table, about a quarter of what it spent
+     * over the Bloom chain (thirty-sixth session, README, Packed keys).
+     *
+     * Here a key is one slot of a table of keys (its position and the offset of its chunk, 8
+     * bytes, at most three quarters full, so a lookup ends after a few slots), and its URLs lie
+     * together in a chunk of a pool: a header (its size class and count) and the URLs' top 32
+     * bits, scanned in one pass. Chunks come in classes of 1, 2, 3, 4, 6, 8, 12, 16, ... URLs (each
+     * 1.33 or 1.5 times the last), move up a class when full, and freed ones are reused from a free
+     * list per class; the pool grows by a quarter and is rebuilt smaller when less than a quarter of
+     * it is live. A key of
+     * one URL costs its slot and 8 bytes of chunk, about 20 bytes against 12 before; a key of 64
+     * costs about 4.5 bytes a URL against 12.
      */
 
     /** The key's hash of an arena position ({@link PackedKeys#hashAt}). */
@@ -43,20 +51,48 @@ final class PackedInserts {
         int hashAt(int pos);
     }
 
+    /** URLs a chunk of each size class holds: 1, 2, 3, 4, then alternately x1.5 and x4/3. */
+    private static final int[] CAPACITY = capacities();
+
+    /** Bits of a chunk's header that hold its count; its class is above them. */
+    private static final int COUNT_BITS = 20;
+
+    private static final int COUNT_MASK = (1 << COUNT_BITS) - 1;
+
+    /** The most URLs one key may hold. */
+    static final int MAX_PER_KEY = 1 << 16;
+
+    private static final int[] NONE = new int[0];
+
     private final Hashes hashes;
 
-    /** One more than the key's arena position ({@link PackedKeys#position}); 0 is an empty slot. */
-    private int[] positions = new int[0];
+    /** The table of keys: one more than the key's arena position, 0 for an empty slot. */
+    private int[] keyPos = NONE;
 
-    /** The top 32 bits of each slot's fingerprint half. */
-    private int[] highs = new int[0];
+    /** Each key slot's chunk: its offset in {@link #pool}. */
+    private int[] keyChunk = NONE;
 
     /**
-     * The low 32 bits of each slot's fingerprint half; null until a key whose newest class is wider
-     * than 32 bits holds one (exact mode's classes are 55 to 63 bits wide, approximate mode's at
-     * 1e-4 up to about 30).
+     * The chunks: at each offset a header (size class, count), then the top 32 bits of each URL's
+     * fingerprint half; a free chunk's header holds the offset of the next free one of its class.
+     */
+    private int[] pool = NONE;
+
+    /**
+     * The low 32 bits of each URL's fingerprint half, at the same offsets as in {@link #pool}; null
+     * until a key whose newest class is wider than 32 bits holds one (exact mode's classes are 55
+     * to 63 bits wide, approximate mode's at 1e-4 up to about 30).
      */
     private int[] lows;
+
+    /** The end of the chunks handed out so far. */
+    private int top;
+
+    /** Ints in chunks that hold a key's URLs. */
+    private int live;
+
+    /** The first free chunk of each size class, or -1. */
+    private final int[] free = new int[CAPACITY.length];
 
     private int size;
     private int keys;
@@ -64,6 +100,16 @@ final class PackedInserts {
 
     PackedInserts(Hashes hashes) {
         this.hashes = hashes;
+        Arrays.fill(free, -1);
+    }
+
+    private static int[] capacities() {
+        List<Integer> caps = new ArrayList<>(List.of(1, 2, 3, 4));
+        while (caps.get(caps.size() - 1) < MAX_PER_KEY) {
+            int last = caps.get(caps.size() - 1);
+            caps.add(Integer.bitCount(last) == 1 ? last / 2 * 3 : last / 3 * 4);
+        }
+        return caps.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** Inserts held. */
@@ -80,10 +126,16 @@ final class PackedInserts {
         return size == 0;
     }
 
-    /** Heap held: the table; 0 while empty. */
+    /** Heap held: the table of keys and the pool; 0 while empty. */
     long bytes() {
-        int n = positions.length;
-        return n == 0 ? 0 : 32 + 8L * n + (lows == null ? 0 : 16 + 4L * n);
+        if (keyPos.length == 0) {
+            return 0;
+        }
+        return 32
+                + 8L * keyPos.length
+                + 16
+                + 4L * pool.length
+                + (lows == null ? 0 : 16 + 4L * lows.length);
     }
 
     /** Fingerprints added since this was created. */
@@ -99,23 +151,32 @@ final class PackedInserts {
         if (size == 0) {
             return 0;
         }
-        int[] p = positions;
-        int mask = p.length - 1;
-        int n = 0;
-        for (int i = FilterCache.slot(hash, mask); p[i] != 0; i = (i + 1) & mask) {
-            if (p[i] == pos) {
-                if (((hiAt(i) ^ hi) >>> (64 - width)) == 0) {
-                    return -1;
-                }
-                n++;
+        int s = slotOf(hash, pos);
+        if (s < 0) {
+            return 0;
+        }
+        int at = keyChunk[s];
+        int n = pool[at] & COUNT_MASK;
+        int[] hs = pool;
+        int[] ls = lows;
+        int shift = 64 - width;
+        for (int i = at + 1, end = at + 1 + n; i < end; i++) {
+            long h = (long) hs[i] << 32;
+            if (ls != null) {
+                h |= ls[i] & 0xFFFF_FFFFL;
+            }
+            if (((h ^ hi) >>> shift) == 0) {
+                return -1;
             }
         }
         return n;
     }
 
-    /** The fingerprint half in slot {@code i}: its top 32 bits, or all 64 once lows are kept. */
+    /**
+     * The fingerprint half at pool offset {@code i}: its top 32 bits, or all 64 once lows are kept.
+     */
     private long hiAt(int i) {
-        long h = (long) highs[i] << 32;
+        long h = (long) pool[i] << 32;
         return lows == null ? h : h | (lows[i] & 0xFFFF_FFFFL);
     }
 
@@ -124,36 +185,98 @@ final class PackedInserts {
      * class is {@code width} bits wide: its top {@code max(32, width)} bits are kept.
      */
     void add(int hash, int pos, long hi, int width) {
-        added++;
-        if (8 * (size + 1) > 7 * positions.length) {
-            rehash(Math.max(64, 2 * positions.length));
-        }
         if (width > 32 && lows == null) {
-            lows = new int[positions.length];
+            lows = new int[pool.length];
         }
-        if (place(positions, highs, lows, hash, pos, hi)) {
+        int s = slotOf(hash, pos);
+        if (s < 0) {
+            if (4 * (keys + 1) > 3 * keyPos.length) {
+                resizeKeys(Math.max(16, 2 * keyPos.length));
+            }
+            s = place(keyPos, hash, pos);
+            keyChunk[s] = allocate(0);
             keys++;
         }
+        int at = keyChunk[s];
+        int header = pool[at];
+        int cls = header >>> COUNT_BITS;
+        int n = header & COUNT_MASK;
+        if (n == CAPACITY[cls]) {
+            if (cls + 1 == CAPACITY.length) {
+                throw new IllegalStateException(
+                        "A packed key may hold at most " + MAX_PER_KEY + " new URLs");
+            }
+            int to = allocate(cls + 1);
+            System.arraycopy(pool, at + 1, pool, to + 1, n);
+            if (lows != null) {
+                System.arraycopy(lows, at + 1, lows, to + 1, n);
+            }
+            release(at, cls);
+            cls++;
+            at = to;
+            keyChunk[s] = at;
+        }
+        pool[at + 1 + n] = (int) (hi >>> 32);
+        if (lows != null) {
+            lows[at + 1 + n] = (int) hi;
+        }
+        pool[at] = cls << COUNT_BITS | (n + 1);
         size++;
+        added++;
     }
 
-    /**
-     * Puts {@code hi} at the end of its home's probe run; true if no slot of the run held {@code
-     * pos}.
-     */
-    private static boolean place(int[] p, int[] hs, int[] ls, int hash, int pos, long hi) {
+    /** The slot of the key of {@code hash} at {@code pos} in the table of keys, or -1. */
+    private int slotOf(int hash, int pos) {
+        if (keys == 0) {
+            return -1;
+        }
+        int[] p = keyPos;
         int mask = p.length - 1;
-        boolean first = true;
+        for (int i = FilterCache.slot(hash, mask); p[i] != 0; i = (i + 1) & mask) {
+            if (p[i] == pos) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Puts {@code pos} into the first empty slot from its home in {@code p} and returns it. */
+    private static int place(int[] p, int hash, int pos) {
+        int mask = p.length - 1;
         int i = FilterCache.slot(hash, mask);
-        for (; p[i] != 0; i = (i + 1) & mask) {
-            first &= p[i] != pos;
+        while (p[i] != 0) {
+            i = (i + 1) & mask;
         }
         p[i] = pos;
-        hs[i] = (int) (hi >>> 32);
-        if (ls != null) {
-            ls[i] = (int) hi;
+        return i;
+    }
+
+    /** A chunk of size class {@code cls}, empty: from its free list, or past {@link #top}. */
+    private int allocate(int cls) {
+        int need = 1 + CAPACITY[cls];
+        int at = free[cls];
+        if (at >= 0) {
+            free[cls] = pool[at];
+        } else {
+            if (top + need > pool.length) {
+                int n = Math.max(Math.max(64, top + need), pool.length + pool.length / 4);
+                pool = Arrays.copyOf(pool, n);
+                if (lows != null) {
+                    lows = Arrays.copyOf(lows, n);
+                }
+            }
+            at = top;
+            top += need;
         }
-        return first;
+        pool[at] = cls << COUNT_BITS;
+        live += need;
+        return at;
+    }
+
+    private void release(int at, int cls) {
+        pool[at] = free[cls];
+        free[cls] = at;
+        live -= 1 + CAPACITY[cls];
     }
 
     /**
@@ -164,79 +287,56 @@ final class PackedInserts {
         if (size == 0) {
             return null;
         }
-        int[] p = positions;
-        int mask = p.length - 1;
-        int[] holes = null;
-        int n = 0;
-        int i = FilterCache.slot(hash, mask);
-        for (; p[i] != 0; i = (i + 1) & mask) {
-            if (p[i] == pos) {
-                if (holes == null) {
-                    holes = new int[8];
-                } else if (n == holes.length) {
-                    holes = Arrays.copyOf(holes, 2 * n);
-                }
-                holes[n++] = i;
-            }
-        }
-        if (holes == null) {
+        int s = slotOf(hash, pos);
+        if (s < 0) {
             return null;
         }
+        int at = keyChunk[s];
+        long[] out = chunk(at);
+        release(at, pool[at] >>> COUNT_BITS);
+        removeKey(s);
+        size -= (int) out[0];
+        keys--;
+        if (size == 0) {
+            clear();
+        } else {
+            if (keys < keyPos.length / 8 && keyPos.length > 16) {
+                resizeKeys(keyPos.length / 2);
+            }
+            if (live < pool.length / 4 && pool.length > 1024) {
+                compactPool();
+            }
+        }
+        return out;
+    }
+
+    /** The URLs of the chunk at {@code at}: their count at index 0, then each. */
+    private long[] chunk(int at) {
+        int n = pool[at] & COUNT_MASK;
         long[] out = new long[n + 1];
         out[0] = n;
         for (int k = 0; k < n; k++) {
-            out[k + 1] = hiAt(holes[k]);
-            p[holes[k]] = 0;
-        }
-        size -= n;
-        keys--;
-        fillHoles(holes, n, i);
-        if (size == 0) {
-            clear();
-        } else if (size < positions.length / 8 && positions.length > 64) {
-            rehash(positions.length / 2);
+            out[k + 1] = hiAt(at + 1 + k);
         }
         return out;
     }
 
     /**
-     * Moves the slots of a probe run, after its {@code n} emptied slots {@code holes} (in run
-     * order) and up to its end {@code end}, each into the earliest hole between its home and it, so
-     * that no lookup stops at a hole before what it looks for: a backward shift for many holes in
-     * one walk of the run, where one deletion at a time walked the rest of the run for each (a key
-     * of 64 URLs in a long run, as a 50 M-URL crawl's keys have, took thousands of reads of the
-     * arena for a hash each).
+     * Empties key slot {@code i} and shifts back the slots after it in its run that may fill it
+     * (deletion in linear probing without tombstones).
      */
-    private void fillHoles(int[] holes, int n, int end) {
-        int[] p = positions;
-        int[] hs = highs;
-        int[] ls = lows;
+    private void removeKey(int i) {
+        int[] p = keyPos;
         int mask = p.length - 1;
-        int base = holes[0];
-        for (int j = (base + 1) & mask; j != end; j = (j + 1) & mask) {
-            if (p[j] == 0) {
-                continue; // one of the holes
-            }
+        int hole = i;
+        p[hole] = 0;
+        for (int j = (hole + 1) & mask; p[j] != 0; j = (j + 1) & mask) {
             int home = FilterCache.slot(hashes.hashAt(p[j]), mask);
-            int reach = (j - home) & mask;
-            for (int k = 0; k < n; k++) {
-                if (((holes[k] - home) & mask) < reach) {
-                    int to = holes[k];
-                    p[to] = p[j];
-                    hs[to] = hs[j];
-                    if (ls != null) {
-                        ls[to] = ls[j];
-                    }
-                    p[j] = 0;
-                    // j is a hole now, after those behind it and before those still ahead.
-                    int at = k;
-                    while (at + 1 < n && ((holes[at + 1] - base) & mask) < ((j - base) & mask)) {
-                        holes[at] = holes[at + 1];
-                        at++;
-                    }
-                    holes[at] = j;
-                    break;
-                }
+            if (((j - home) & mask) >= ((j - hole) & mask)) {
+                p[hole] = p[j];
+                keyChunk[hole] = keyChunk[j];
+                p[j] = 0;
+                hole = j;
             }
         }
     }
@@ -253,13 +353,9 @@ final class PackedInserts {
      * is followed ({@link #moved}), though a key moved before its turn may come out of order.
      */
     void drain(Sink sink) throws Exception {
-        /*
-         * The table sorted in place by position, so that each key's inserts lie together: taking
-         * keys one at a time walked each key's probe run (a run of keys of many URLs can be
-         * long) and shifted the rest of it back for every slot taken; sorting into a new array
-         * would add its size to the heap while the checkpoint's flush packs keys again.
-         */
-        int[] p = positions;
+        // The table of keys sorted in place by position: no second array on the heap while the
+        // checkpoint's flush packs keys again.
+        int[] p = keyPos;
         sortByPosition(0, p.length);
         draining = true;
         try {
@@ -267,62 +363,51 @@ final class PackedInserts {
             while (i < p.length && p[i] == 0) {
                 i++;
             }
-            drainFrom = i;
-            while (i < p.length) {
-                int pos = p[i];
-                int j = i + 1;
-                while (j < p.length && p[j] == pos) {
-                    j++;
-                }
-                long[] out = new long[j - i + 1];
-                out[0] = j - i;
-                for (int k = i; k < j; k++) {
-                    out[k - i + 1] = hiAt(k);
-                }
-                drainFrom = j;
-                sink.accept(hashes.hashAt(pos), pos, out);
-                i = j;
+            for (; i < p.length; i++) {
+                drainFrom = i + 1;
+                sink.accept(hashes.hashAt(p[i]), p[i], chunk(keyChunk[i]));
             }
         } finally {
             draining = false;
             clear();
-            size = 0;
-            keys = 0;
         }
     }
 
-    /** While {@link #drain} runs: true, and the index of the first slot not handed out yet. */
+    /** While {@link #drain} runs: true, and the index of the first key slot not handed out yet. */
     private boolean draining;
 
     private int drainFrom;
 
     /** The key of {@code hash} moved from arena position {@code from} to {@code to}. */
     void moved(int hash, int from, int to) {
-        int[] p = positions;
+        int[] p = keyPos;
         if (draining) { // sorted, not hashed: the slots not handed out yet
             int at = Arrays.binarySearch(p, drainFrom, p.length, from);
             if (at >= 0) {
-                for (int i = at; i >= drainFrom && p[i] == from; i--) {
-                    p[i] = to;
+                p[at] = to;
+                int c = keyChunk[at];
+                // Back into order among those left, by insertion.
+                for (; at + 1 < p.length && p[at + 1] < to; at++) {
+                    p[at] = p[at + 1];
+                    keyChunk[at] = keyChunk[at + 1];
                 }
-                for (int i = at + 1; i < p.length && p[i] == from; i++) {
-                    p[i] = to;
+                for (; at > drainFrom && p[at - 1] > to; at--) {
+                    p[at] = p[at - 1];
+                    keyChunk[at] = keyChunk[at - 1];
                 }
-                sortByPosition(drainFrom, p.length);
+                p[at] = to;
+                keyChunk[at] = c;
             }
             return;
         }
-        int mask = p.length - 1;
-        for (int i = FilterCache.slot(hash, mask); p[i] != 0; i = (i + 1) & mask) {
-            if (p[i] == from) {
-                p[i] = to;
-            }
+        int s = slotOf(hash, from);
+        if (s >= 0) {
+            p[s] = to; // the same hash: the same home
         }
     }
 
     /**
-     * Heapsort of slots {@code from} to {@code to} (exclusive) by position, each fingerprint with
-     * its position.
+     * Heapsort of key slots {@code from} to {@code to} (exclusive) by position, with their chunks.
      */
     private void sortByPosition(int from, int to) {
         int n = to - from;
@@ -337,7 +422,7 @@ final class PackedInserts {
 
     /** Sifts heap node {@code i} of the heap of {@code n} slots from {@code base} on. */
     private void siftDown(int base, int i, int n) {
-        int[] p = positions;
+        int[] p = keyPos;
         while (true) {
             int c = 2 * i + 1;
             if (c >= n) {
@@ -355,11 +440,8 @@ final class PackedInserts {
     }
 
     private void swap(int i, int j) {
-        swap(positions, i, j);
-        swap(highs, i, j);
-        if (lows != null) {
-            swap(lows, i, j);
-        }
+        swap(keyPos, i, j);
+        swap(keyChunk, i, j);
     }
 
     private static void swap(int[] a, int i, int j) {
@@ -369,29 +451,50 @@ final class PackedInserts {
     }
 
     private void clear() {
-        positions = new int[0];
-        highs = new int[0];
+        keyPos = NONE;
+        keyChunk = NONE;
+        pool = NONE;
         lows = null;
+        top = 0;
+        live = 0;
+        Arrays.fill(free, -1);
+        size = 0;
+        keys = 0;
     }
 
-    private void rehash(int capacity) {
+    private void resizeKeys(int capacity) {
         int[] p = new int[capacity];
-        int[] hs = new int[capacity];
-        int[] ls = lows == null ? null : new int[capacity];
-        // From an empty slot on, so that each probe run is placed in its order.
-        int n = positions.length;
-        int start = 0;
-        while (start < n && positions[start] != 0) {
-            start++;
-        }
-        for (int k = 0; k < n; k++) {
-            int i = (start + k) & (n - 1);
-            if (positions[i] != 0) {
-                place(p, hs, ls, hashes.hashAt(positions[i]), positions[i], hiAt(i));
+        int[] c = new int[capacity];
+        for (int i = 0; i < keyPos.length; i++) {
+            if (keyPos[i] != 0) {
+                c[place(p, hashes.hashAt(keyPos[i]), keyPos[i])] = keyChunk[i];
             }
         }
-        positions = p;
-        highs = hs;
+        keyPos = p;
+        keyChunk = c;
+    }
+
+    /** Copies every key's chunk into a pool twice the size they fill, with no free chunks. */
+    private void compactPool() {
+        int n = Math.max(64, 2 * live);
+        int[] hs = new int[n];
+        int[] ls = lows == null ? null : new int[n];
+        int end = 0;
+        for (int i = 0; i < keyPos.length; i++) {
+            if (keyPos[i] != 0) {
+                int at = keyChunk[i];
+                int len = 1 + CAPACITY[pool[at] >>> COUNT_BITS];
+                System.arraycopy(pool, at, hs, end, len);
+                if (ls != null) {
+                    System.arraycopy(lows, at, ls, end, len);
+                }
+                keyChunk[i] = end;
+                end += len;
+            }
+        }
+        pool = hs;
         lows = ls;
+        top = end;
+        Arrays.fill(free, -1);
     }
 }

@@ -1,6 +1,7 @@
 package dev.firstseen.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.firstseen.dedup.FilterCacheTest.MemoryBacking;
 import java.util.ArrayList;
@@ -284,7 +285,9 @@ class PackedInsertsTest {
         assertThat(held.countUnlessHolds(8 * 0x9E3779B9, 8, 0xABCD_0000_0000_0001L, 16)).isZero();
         assertThat(held.keys()).isEqualTo(1);
         assertThat(held.bytes()).isPositive();
-        assertThat(held.bytes()).as("8-byte slots").isEqualTo(32 + 8 * 64);
+        assertThat(held.bytes())
+                .as("a table of 16 key slots of 8 bytes and a pool of 64 ints")
+                .isEqualTo(32 + 8 * 16 + 16 + 4 * 64);
         // Narrow classes keep the top 32 bits, all that an insert into them reads.
         assertThat(held.take(7 * 0x9E3779B9, 7)).containsExactly(1, 0xABCD_0000_0000_0000L);
         assertThat(held.isEmpty()).isTrue();
@@ -397,6 +400,70 @@ class PackedInsertsTest {
         assertThat(order).isSorted().doesNotHaveDuplicates().endsWith(999);
         assertThat(held.isEmpty()).isTrue();
         assertThat(held.bytes()).isZero();
+    }
+
+    /**
+     * A key's URLs move up through the chunk classes as it holds more, freed chunks are reused, and
+     * once most keys have left the pool is rebuilt smaller: every key left answers for each of its
+     * URLs, in the order they came, and the heap held falls.
+     */
+    @Test
+    void chunksGrowAndThePoolShrinksAsKeysLeave() {
+        PackedInserts held = new PackedInserts(pos -> pos * 0x9E3779B9);
+        SplittableRandom random = new SplittableRandom(36);
+        Map<Integer, List<Long>> truth = new HashMap<>();
+        for (int pos = 1; pos <= 300; pos++) {
+            int n = pos % 10 == 0 ? 300 : 1 + random.nextInt(40);
+            for (int k = 0; k < n; k++) {
+                long hi = random.nextLong() & 0xFFFF_FFFF_0000_0000L;
+                held.add(pos * 0x9E3779B9, pos, hi, 32);
+                truth.computeIfAbsent(pos, x -> new ArrayList<>()).add(hi);
+            }
+        }
+        int total = truth.values().stream().mapToInt(List::size).sum();
+        assertThat(held.size()).isEqualTo(total);
+        long full = held.bytes();
+        assertThat(full)
+                .as("less than one 8-byte slot a URL in a table seven eighths full")
+                .isLessThan(8L * total * 8 / 7);
+        for (int pos = 1; pos <= 300; pos++) {
+            if (pos % 25 != 0) {
+                long[] got = held.take(pos * 0x9E3779B9, pos);
+                List<Long> want = truth.remove(pos);
+                assertThat(got[0]).isEqualTo(want.size());
+                assertThat(Arrays.stream(got, 1, got.length).boxed().toList()).isEqualTo(want);
+            }
+        }
+        assertThat(held.keys()).isEqualTo(12);
+        assertThat(held.bytes()).as("rebuilt smaller").isLessThan(full / 4);
+        for (Map.Entry<Integer, List<Long>> e : truth.entrySet()) {
+            int pos = e.getKey();
+            for (long hi : e.getValue()) {
+                assertThat(held.countUnlessHolds(pos * 0x9E3779B9, pos, hi | 0xFFFF, 32))
+                        .isEqualTo(-1);
+            }
+            assertThat(held.countUnlessHolds(pos * 0x9E3779B9, pos, ~e.getValue().get(0), 32))
+                    .isEqualTo(e.getValue().size());
+            // A freed chunk taken again keeps nothing of the key that had it.
+            held.add(pos * 0x9E3779B9, pos, 1L << 32, 32);
+            assertThat(held.take(pos * 0x9E3779B9, pos)[0]).isEqualTo(e.getValue().size() + 1);
+        }
+        assertThat(held.isEmpty()).isTrue();
+        assertThat(held.bytes()).isZero();
+    }
+
+    /** One key holds at most {@link PackedInserts#MAX_PER_KEY} URLs; the cache holds 64. */
+    @Test
+    void aKeyHoldsAtMostTheLargestChunk() {
+        PackedInserts held = new PackedInserts(pos -> 7);
+        for (int k = 0; k < PackedInserts.MAX_PER_KEY; k++) {
+            held.add(7, 1, (long) k << 32, 32);
+        }
+        assertThat(held.countUnlessHolds(7, 1, -1L << 32, 32)).isEqualTo(PackedInserts.MAX_PER_KEY);
+        assertThatThrownBy(() -> held.add(7, 1, 0, 32))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("at most 65536");
+        assertThat(held.size()).isEqualTo(PackedInserts.MAX_PER_KEY);
     }
 
     /**
