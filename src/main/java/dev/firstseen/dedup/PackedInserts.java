@@ -31,19 +31,20 @@ final class PackedInserts {
      * probe run. A lookup had to walk that whole run, as it counted the key's URLs, and at seven
      * eighths full with up to 64 URLs homed at one slot, runs merged into clusters of hundreds of
      * slots: with a checkpoint every 2 s on the 2 M stream, where every key is packed at each
-     * checkpoint and then holds new URLs, a profile put 1,950 of approximate mode's 25,955 dedup
-     * samples into walking, placing and back-shifting that table, about a quarter of what it spent
-     * over the Bloom chain (thirty-sixth session, README, Packed keys).
+     * checkpoint and then holds new URLs, a profile put about 1,950 of approximate mode's 25,955
+     * dedup samples into walking, placing and back-shifting that table, about a quarter of what
+     * it spent over the Bloom chain (thirty-sixth session, README, Packed keys).
      *
-     * Here a key is one slot of a table of keys (its position and the offset of its chunk, 8
-     * bytes, at most three quarters full, so a lookup ends after a few slots), and its URLs lie
-     * together in a chunk of a pool: a header (its size class and count) and the URLs' top 32
-     * bits, scanned in one pass. Chunks come in classes of 1, 2, 3, 4, 6, 8, 12, 16, ... URLs (each
-     * 1.33 or 1.5 times the last), move up a class when full, and freed ones are reused from a free
-     * list per class; the pool grows by a quarter and is rebuilt smaller when less than a quarter of
-     * it is live. A key of
-     * one URL costs its slot and 8 bytes of chunk, about 20 bytes against 12 before; a key of 64
-     * costs about 4.5 bytes a URL against 12.
+     * Here a key is one slot of a table of keys (its position, its count, and either its one URL
+     * or the offset of its chunk: 10 bytes, at most four fifths full, so a lookup ends after a few
+     * slots), and a key of two or more URLs has them together in a chunk of a pool, scanned in
+     * one pass. Chunks come in classes of 2, 3, 4, 6, 8, 12, 16, ... URLs (each 1.33 or 1.5 times
+     * the last), move up a class when full, and freed ones are reused from a free list per class;
+     * the pool grows by a quarter and is rebuilt smaller when less than a quarter of it is live.
+     * The table's size is not a power of two (a slot from the hash's high bits times the size),
+     * so that it grows by half, not double: a key's slot is most of what a key of one URL costs.
+     * A first version with one-URL chunks and a power-of-two table raised the simulation's heap
+     * peak at a checkpoint every 1 M records from 3.77 to 3.86 B/URL.
      */
 
     /** The key's hash of an arena position ({@link PackedKeys#hashAt}). */
@@ -51,16 +52,13 @@ final class PackedInserts {
         int hashAt(int pos);
     }
 
-    /** URLs a chunk of each size class holds: 1, 2, 3, 4, then alternately x1.5 and x4/3. */
+    /** URLs a chunk of each size class holds: 2, 3, 4, then alternately x1.5 and x4/3. */
     private static final int[] CAPACITY = capacities();
 
-    /** Bits of a chunk's header that hold its count; its class is above them. */
-    private static final int COUNT_BITS = 20;
-
-    private static final int COUNT_MASK = (1 << COUNT_BITS) - 1;
-
-    /** The most URLs one key may hold. */
-    static final int MAX_PER_KEY = 1 << 16;
+    /**
+     * The most URLs one key may hold (the cache holds 64 at most, {@link FilterCache#MAX_HELD}).
+     */
+    static final int MAX_PER_KEY = Character.MAX_VALUE;
 
     private static final int[] NONE = new int[0];
 
@@ -69,12 +67,21 @@ final class PackedInserts {
     /** The table of keys: one more than the key's arena position, 0 for an empty slot. */
     private int[] keyPos = NONE;
 
-    /** Each key slot's chunk: its offset in {@link #pool}. */
-    private int[] keyChunk = NONE;
+    /** Each key's URLs held. */
+    private char[] keyCount = new char[0];
 
     /**
-     * The chunks: at each offset a header (size class, count), then the top 32 bits of each URL's
-     * fingerprint half; a free chunk's header holds the offset of the next free one of its class.
+     * A key of one URL: the top 32 bits of its fingerprint half; of more: its chunk's offset in
+     * {@link #pool}.
+     */
+    private int[] keyValue = NONE;
+
+    /** A key of one URL: the low 32 bits of its half; null while {@link #lows} is. */
+    private int[] keyLow;
+
+    /**
+     * The chunks: the top 32 bits of each URL's fingerprint half; a free chunk's first int holds
+     * the offset of the next free one of its class.
      */
     private int[] pool = NONE;
 
@@ -104,12 +111,18 @@ final class PackedInserts {
     }
 
     private static int[] capacities() {
-        List<Integer> caps = new ArrayList<>(List.of(1, 2, 3, 4));
+        List<Integer> caps = new ArrayList<>(List.of(2, 3, 4));
         while (caps.get(caps.size() - 1) < MAX_PER_KEY) {
             int last = caps.get(caps.size() - 1);
             caps.add(Integer.bitCount(last) == 1 ? last / 2 * 3 : last / 3 * 4);
         }
         return caps.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The size class of a chunk that holds {@code n} URLs, n at least 2. */
+    private static int classOf(int n) {
+        int c = Arrays.binarySearch(CAPACITY, n);
+        return c >= 0 ? c : -1 - c;
     }
 
     /** Inserts held. */
@@ -128,11 +141,13 @@ final class PackedInserts {
 
     /** Heap held: the table of keys and the pool; 0 while empty. */
     long bytes() {
-        if (keyPos.length == 0) {
+        int n = keyPos.length;
+        if (n == 0) {
             return 0;
         }
-        return 32
-                + 8L * keyPos.length
+        return 48
+                + 10L * n
+                + (keyLow == null ? 0 : 16 + 4L * n)
                 + 16
                 + 4L * pool.length
                 + (lows == null ? 0 : 16 + 4L * lows.length);
@@ -155,12 +170,18 @@ final class PackedInserts {
         if (s < 0) {
             return 0;
         }
-        int at = keyChunk[s];
-        int n = pool[at] & COUNT_MASK;
+        int n = keyCount[s];
+        int shift = 64 - width;
+        if (n == 1) {
+            long h = (long) keyValue[s] << 32;
+            if (keyLow != null) {
+                h |= keyLow[s] & 0xFFFF_FFFFL;
+            }
+            return ((h ^ hi) >>> shift) == 0 ? -1 : 1;
+        }
         int[] hs = pool;
         int[] ls = lows;
-        int shift = 64 - width;
-        for (int i = at + 1, end = at + 1 + n; i < end; i++) {
+        for (int i = keyValue[s], end = i + n; i < end; i++) {
             long h = (long) hs[i] << 32;
             if (ls != null) {
                 h |= ls[i] & 0xFFFF_FFFFL;
@@ -187,42 +208,64 @@ final class PackedInserts {
     void add(int hash, int pos, long hi, int width) {
         if (width > 32 && lows == null) {
             lows = new int[pool.length];
+            keyLow = new int[keyPos.length];
         }
+        int hv = (int) (hi >>> 32);
+        int lv = (int) hi;
         int s = slotOf(hash, pos);
         if (s < 0) {
-            if (4 * (keys + 1) > 3 * keyPos.length) {
-                resizeKeys(Math.max(16, 2 * keyPos.length));
+            if (5 * (keys + 1) > 4 * keyPos.length) {
+                resizeKeys(Math.max(16, keyPos.length / 2 * 3));
             }
-            s = place(keyPos, hash, pos);
-            keyChunk[s] = allocate(0);
+            s = place(hash, pos);
+            keyValue[s] = hv;
+            if (keyLow != null) {
+                keyLow[s] = lv;
+            }
+            keyCount[s] = 1;
             keys++;
-        }
-        int at = keyChunk[s];
-        int header = pool[at];
-        int cls = header >>> COUNT_BITS;
-        int n = header & COUNT_MASK;
-        if (n == CAPACITY[cls]) {
-            if (cls + 1 == CAPACITY.length) {
+        } else {
+            int n = keyCount[s];
+            if (n == MAX_PER_KEY) {
                 throw new IllegalStateException(
                         "A packed key may hold at most " + MAX_PER_KEY + " new URLs");
             }
-            int to = allocate(cls + 1);
-            System.arraycopy(pool, at + 1, pool, to + 1, n);
-            if (lows != null) {
-                System.arraycopy(lows, at + 1, lows, to + 1, n);
+            int at;
+            if (n == 1) { // its one URL moves into a chunk
+                at = allocate(0);
+                pool[at] = keyValue[s];
+                if (lows != null) {
+                    lows[at] = keyLow[s];
+                }
+            } else {
+                at = keyValue[s];
+                int cls = classOf(n);
+                if (n == CAPACITY[cls]) {
+                    int to = allocate(cls + 1);
+                    System.arraycopy(pool, at, pool, to, n);
+                    if (lows != null) {
+                        System.arraycopy(lows, at, lows, to, n);
+                    }
+                    release(at, cls);
+                    at = to;
+                }
             }
-            release(at, cls);
-            cls++;
-            at = to;
-            keyChunk[s] = at;
+            keyValue[s] = at;
+            pool[at + n] = hv;
+            if (lows != null) {
+                lows[at + n] = lv;
+            }
+            keyCount[s] = (char) (n + 1);
         }
-        pool[at + 1 + n] = (int) (hi >>> 32);
-        if (lows != null) {
-            lows[at + 1 + n] = (int) hi;
-        }
-        pool[at] = cls << COUNT_BITS | (n + 1);
         size++;
         added++;
+    }
+
+    /** The key's home slot in a table of {@code n} slots: the hash's spread bits times n. */
+    private static int home(int hash, int n) {
+        int h = (hash ^ (hash >>> 16)) * 0x9E3779B9; // spreads hash codes that differ in few bits
+        h ^= h >>> 15;
+        return (int) (((h & 0xFFFF_FFFFL) * n) >>> 32);
     }
 
     /** The slot of the key of {@code hash} at {@code pos} in the table of keys, or -1. */
@@ -231,8 +274,8 @@ final class PackedInserts {
             return -1;
         }
         int[] p = keyPos;
-        int mask = p.length - 1;
-        for (int i = FilterCache.slot(hash, mask); p[i] != 0; i = (i + 1) & mask) {
+        int n = p.length;
+        for (int i = home(hash, n); p[i] != 0; i = i + 1 == n ? 0 : i + 1) {
             if (p[i] == pos) {
                 return i;
             }
@@ -240,20 +283,21 @@ final class PackedInserts {
         return -1;
     }
 
-    /** Puts {@code pos} into the first empty slot from its home in {@code p} and returns it. */
-    private static int place(int[] p, int hash, int pos) {
-        int mask = p.length - 1;
-        int i = FilterCache.slot(hash, mask);
+    /** Puts {@code pos} into the first empty slot from its home and returns the slot. */
+    private int place(int hash, int pos) {
+        int[] p = keyPos;
+        int n = p.length;
+        int i = home(hash, n);
         while (p[i] != 0) {
-            i = (i + 1) & mask;
+            i = i + 1 == n ? 0 : i + 1;
         }
         p[i] = pos;
         return i;
     }
 
-    /** A chunk of size class {@code cls}, empty: from its free list, or past {@link #top}. */
+    /** An empty chunk of size class {@code cls}: from its free list, or past {@link #top}. */
     private int allocate(int cls) {
-        int need = 1 + CAPACITY[cls];
+        int need = CAPACITY[cls];
         int at = free[cls];
         if (at >= 0) {
             free[cls] = pool[at];
@@ -268,7 +312,6 @@ final class PackedInserts {
             at = top;
             top += need;
         }
-        pool[at] = cls << COUNT_BITS;
         live += need;
         return at;
     }
@@ -276,7 +319,7 @@ final class PackedInserts {
     private void release(int at, int cls) {
         pool[at] = free[cls];
         free[cls] = at;
-        live -= 1 + CAPACITY[cls];
+        live -= CAPACITY[cls];
     }
 
     /**
@@ -291,9 +334,10 @@ final class PackedInserts {
         if (s < 0) {
             return null;
         }
-        int at = keyChunk[s];
-        long[] out = chunk(at);
-        release(at, pool[at] >>> COUNT_BITS);
+        long[] out = urls(s);
+        if (out[0] > 1) {
+            release(keyValue[s], classOf((int) out[0]));
+        }
         removeKey(s);
         size -= (int) out[0];
         keys--;
@@ -310,13 +354,18 @@ final class PackedInserts {
         return out;
     }
 
-    /** The URLs of the chunk at {@code at}: their count at index 0, then each. */
-    private long[] chunk(int at) {
-        int n = pool[at] & COUNT_MASK;
+    /** The URLs of key slot {@code s}: their count at index 0, then each. */
+    private long[] urls(int s) {
+        int n = keyCount[s];
         long[] out = new long[n + 1];
         out[0] = n;
+        if (n == 1) {
+            out[1] = (long) keyValue[s] << 32 | (keyLow == null ? 0 : keyLow[s] & 0xFFFF_FFFFL);
+            return out;
+        }
+        int at = keyValue[s];
         for (int k = 0; k < n; k++) {
-            out[k + 1] = hiAt(at + 1 + k);
+            out[k + 1] = hiAt(at + k);
         }
         return out;
     }
@@ -327,17 +376,25 @@ final class PackedInserts {
      */
     private void removeKey(int i) {
         int[] p = keyPos;
-        int mask = p.length - 1;
+        int n = p.length;
         int hole = i;
         p[hole] = 0;
-        for (int j = (hole + 1) & mask; p[j] != 0; j = (j + 1) & mask) {
-            int home = FilterCache.slot(hashes.hashAt(p[j]), mask);
-            if (((j - home) & mask) >= ((j - hole) & mask)) {
-                p[hole] = p[j];
-                keyChunk[hole] = keyChunk[j];
+        for (int j = hole + 1 == n ? 0 : hole + 1; p[j] != 0; j = j + 1 == n ? 0 : j + 1) {
+            int home = home(hashes.hashAt(p[j]), n);
+            if (Math.floorMod(j - home, n) >= Math.floorMod(j - hole, n)) {
+                moveKey(j, hole);
                 p[j] = 0;
                 hole = j;
             }
+        }
+    }
+
+    private void moveKey(int from, int to) {
+        keyPos[to] = keyPos[from];
+        keyCount[to] = keyCount[from];
+        keyValue[to] = keyValue[from];
+        if (keyLow != null) {
+            keyLow[to] = keyLow[from];
         }
     }
 
@@ -365,7 +422,7 @@ final class PackedInserts {
             }
             for (; i < p.length; i++) {
                 drainFrom = i + 1;
-                sink.accept(hashes.hashAt(p[i]), p[i], chunk(keyChunk[i]));
+                sink.accept(hashes.hashAt(p[i]), p[i], urls(i));
             }
         } finally {
             draining = false;
@@ -385,18 +442,13 @@ final class PackedInserts {
             int at = Arrays.binarySearch(p, drainFrom, p.length, from);
             if (at >= 0) {
                 p[at] = to;
-                int c = keyChunk[at];
-                // Back into order among those left, by insertion.
+                // Back into order among those left, by swaps with its neighbours.
                 for (; at + 1 < p.length && p[at + 1] < to; at++) {
-                    p[at] = p[at + 1];
-                    keyChunk[at] = keyChunk[at + 1];
+                    swap(at, at + 1);
                 }
                 for (; at > drainFrom && p[at - 1] > to; at--) {
-                    p[at] = p[at - 1];
-                    keyChunk[at] = keyChunk[at - 1];
+                    swap(at, at - 1);
                 }
-                p[at] = to;
-                keyChunk[at] = c;
             }
             return;
         }
@@ -406,9 +458,7 @@ final class PackedInserts {
         }
     }
 
-    /**
-     * Heapsort of key slots {@code from} to {@code to} (exclusive) by position, with their chunks.
-     */
+    /** Heapsort of key slots {@code from} to {@code to} (exclusive) by position. */
     private void sortByPosition(int from, int to) {
         int n = to - from;
         for (int i = n / 2 - 1; i >= 0; i--) {
@@ -441,7 +491,13 @@ final class PackedInserts {
 
     private void swap(int i, int j) {
         swap(keyPos, i, j);
-        swap(keyChunk, i, j);
+        swap(keyValue, i, j);
+        char c = keyCount[i];
+        keyCount[i] = keyCount[j];
+        keyCount[j] = c;
+        if (keyLow != null) {
+            swap(keyLow, i, j);
+        }
     }
 
     private static void swap(int[] a, int i, int j) {
@@ -452,7 +508,9 @@ final class PackedInserts {
 
     private void clear() {
         keyPos = NONE;
-        keyChunk = NONE;
+        keyCount = new char[0];
+        keyValue = NONE;
+        keyLow = null;
         pool = NONE;
         lows = null;
         top = 0;
@@ -463,15 +521,24 @@ final class PackedInserts {
     }
 
     private void resizeKeys(int capacity) {
-        int[] p = new int[capacity];
-        int[] c = new int[capacity];
-        for (int i = 0; i < keyPos.length; i++) {
-            if (keyPos[i] != 0) {
-                c[place(p, hashes.hashAt(keyPos[i]), keyPos[i])] = keyChunk[i];
+        int[] oldPos = keyPos;
+        char[] oldCount = keyCount;
+        int[] oldValue = keyValue;
+        int[] oldLow = keyLow;
+        keyPos = new int[capacity];
+        keyCount = new char[capacity];
+        keyValue = new int[capacity];
+        keyLow = oldLow == null ? null : new int[capacity];
+        for (int i = 0; i < oldPos.length; i++) {
+            if (oldPos[i] != 0) {
+                int s = place(hashes.hashAt(oldPos[i]), oldPos[i]);
+                keyCount[s] = oldCount[i];
+                keyValue[s] = oldValue[i];
+                if (oldLow != null) {
+                    keyLow[s] = oldLow[i];
+                }
             }
         }
-        keyPos = p;
-        keyChunk = c;
     }
 
     /** Copies every key's chunk into a pool twice the size they fill, with no free chunks. */
@@ -481,14 +548,14 @@ final class PackedInserts {
         int[] ls = lows == null ? null : new int[n];
         int end = 0;
         for (int i = 0; i < keyPos.length; i++) {
-            if (keyPos[i] != 0) {
-                int at = keyChunk[i];
-                int len = 1 + CAPACITY[pool[at] >>> COUNT_BITS];
+            if (keyPos[i] != 0 && keyCount[i] > 1) {
+                int at = keyValue[i];
+                int len = CAPACITY[classOf(keyCount[i])];
                 System.arraycopy(pool, at, hs, end, len);
                 if (ls != null) {
                     System.arraycopy(lows, at, ls, end, len);
                 }
-                keyChunk[i] = end;
+                keyValue[i] = end;
                 end += len;
             }
         }

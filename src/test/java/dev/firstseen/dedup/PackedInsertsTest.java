@@ -286,8 +286,8 @@ class PackedInsertsTest {
         assertThat(held.keys()).isEqualTo(1);
         assertThat(held.bytes()).isPositive();
         assertThat(held.bytes())
-                .as("a table of 16 key slots of 8 bytes and a pool of 64 ints")
-                .isEqualTo(32 + 8 * 16 + 16 + 4 * 64);
+                .as("a table of 16 key slots of 10 bytes, the key's one URL in its slot")
+                .isEqualTo(48 + 10 * 16 + 16);
         // Narrow classes keep the top 32 bits, all that an insert into them reads.
         assertThat(held.take(7 * 0x9E3779B9, 7)).containsExactly(1, 0xABCD_0000_0000_0000L);
         assertThat(held.isEmpty()).isTrue();
@@ -462,7 +462,7 @@ class PackedInsertsTest {
         assertThat(held.countUnlessHolds(7, 1, -1L << 32, 32)).isEqualTo(PackedInserts.MAX_PER_KEY);
         assertThatThrownBy(() -> held.add(7, 1, 0, 32))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("at most 65536");
+                .hasMessageContaining("at most 65535");
         assertThat(held.size()).isEqualTo(PackedInserts.MAX_PER_KEY);
     }
 
