@@ -129,6 +129,62 @@ public final class FingerprintPage {
         return p;
     }
 
+    /**
+     * The page with {@code us[from]} to {@code us[from + k - 1]} appended to its tail in that
+     * order, which must have room for them ({@link #tailSize} + k at most {@link #TAIL_MAX}): the
+     * same bytes as {@code k} calls of {@link #insert}, with one copy of the page instead of k.
+     */
+    static byte[] append(byte[] page, int s, long[] us, int from, int k) {
+        if (page.length == 0) {
+            byte[] p = new byte[2 + bytes((long) k * s)];
+            p[1] = (byte) k;
+            for (int i = 0; i < k; i++) {
+                write(p, 16 + (long) i * s, s, us[from + i]);
+            }
+            return p;
+        }
+        int[] pos = {0};
+        readVarint(page, pos);
+        int t = page[pos[0]] & 0xFF;
+        if (t + k > TAIL_MAX) {
+            throw new IllegalArgumentException("a tail of " + t + " has no room for " + k);
+        }
+        int header = pos[0] + 1;
+        int oldTail = bytes((long) t * s);
+        int newTail = bytes((long) (t + k) * s);
+        byte[] p = new byte[page.length + newTail - oldTail];
+        System.arraycopy(page, 0, p, 0, header + oldTail);
+        p[pos[0]] = (byte) (t + k);
+        for (int i = 0; i < k; i++) {
+            write(p, (long) header * 8 + (long) (t + i) * s, s, us[from + i]);
+        }
+        System.arraycopy(
+                page, header + oldTail, p, header + newTail, page.length - header - oldTail);
+        return p;
+    }
+
+    /** Entries in the page's tail. */
+    static int tailSize(byte[] page) {
+        if (page.length == 0) {
+            return 0;
+        }
+        int i = 0;
+        while (page[i] < 0) { // the core count's varint
+            i++;
+        }
+        return page[i + 1] & 0xFF;
+    }
+
+    /**
+     * The length of {@code page} (of tail {@code t}, {@link #tailSize}) after {@code k} more
+     * entries of {@code s} bits go into its tail, which has room for them ({@link #append}).
+     */
+    static int lengthAfterAppend(byte[] page, int t, int s, int k) {
+        return page.length == 0
+                ? (k == 0 ? 0 : 2 + bytes((long) k * s))
+                : page.length + bytes((long) (t + k) * s) - bytes((long) t * s);
+    }
+
     /** The page without {@code u}, or the same array if {@code u} is not in it. */
     public static byte[] remove(byte[] page, int s, long u) {
         long at = find(page, 0, page.length, s, u);

@@ -101,6 +101,24 @@ final class KeyFilter {
     private char recentInserts;
 
     /**
+     * The last this many of {@link #pending} are in the newest class's counts but not yet in its
+     * pages: appends to page tails put off until {@link #MAX_DEFERRED} of them, a merge, a split, a
+     * new class or anything that reads the pages. {@link #bytes} already counts what they will add,
+     * which is exact for an append, so applying them changes no byte count anyone holds.
+     */
+    private byte deferred;
+
+    /** What the {@link #deferred} inserts add to {@link #bytes}, counted as they came. */
+    private int deferredBytes;
+
+    /**
+     * The most inserts a filter puts off ({@link #deferred}): on the 2 M stream, with a key of
+     * about one page, 16 appends of that page's tail cost one copy of it instead of 16, and a
+     * lookup compares at most 16 more prefixes.
+     */
+    static final int MAX_DEFERRED = 16;
+
+    /**
      * The most fingerprints a key's journal holds (512 KB): a key loaded from state inserts its
      * journal at once, so this bounds that pause: 52 ms for a key of 262,144 fingerprints in {@code
      * PageJournalBenchmark} (docs/jmh-page-journal.txt).
@@ -160,6 +178,7 @@ final class KeyFilter {
 
     /** Gives back the pending inserts {@link #pending()} returned, for an unpacked filter. */
     void restorePending(long[] p) {
+        applyDeferred();
         dropPending();
         pending = p;
         bytes += arrayBytes(8 * p.length);
@@ -184,11 +203,13 @@ final class KeyFilter {
 
     /** Slots in the page table, for {@link PackedFilter}. */
     int tableSlots() {
+        applyDeferred();
         return slotCount();
     }
 
     /** Slot {@code i}'s content: null (not loaded), {@link #ABSENT} or a page. */
     byte[] slotContent(int i) {
+        applyDeferred();
         return slot(i);
     }
 
@@ -297,7 +318,7 @@ final class KeyFilter {
     /** True if any layer may hold {@code fp}; false means it was certainly never inserted. */
     boolean mightContain(Fingerprint fp, PageSource source) throws Exception {
         if (meta.isFingerprints()) {
-            return findClass(fp, source) >= 0;
+            return deferredHolds(fp) || findClass(fp, source) >= 0;
         }
         int last = meta.layerCount() - 1;
         int base = base(last);
@@ -325,8 +346,27 @@ final class KeyFilter {
             recentInserts++;
         }
         if (meta.isFingerprints()) {
-            boolean grew = insertFingerprint(fp, source);
-            track(fp.hi, grew);
+            if (wholeDue || pendingCount() >= MAX_JOURNAL) { // not tracked: nothing to put off
+                applyDeferred();
+                boolean grew = insertFingerprint(fp, source);
+                track(fp.hi, grew);
+                return grew;
+            }
+            int c = meta.classCount() - 1;
+            boolean grew = false;
+            if (meta.isFull() && !meta.saturated) {
+                applyDeferred(); // into the class they were counted in
+                int next = grow();
+                if (next >= 0) {
+                    c = next;
+                    grew = true;
+                }
+            }
+            int base = defer(c, fp, grew, source);
+            if (meta.wantsSplit(c)) {
+                applyDeferred();
+                splitPage(c, base, source);
+            }
             return grew;
         }
         int layer = meta.layerCount() - 1;
@@ -373,6 +413,119 @@ final class KeyFilter {
             }
         }
         return -1;
+    }
+
+    /** True if one of the {@link #deferred} inserts has {@code fp}'s prefix in the newest class. */
+    private boolean deferredHolds(Fingerprint fp) {
+        if (deferred == 0) {
+            return false;
+        }
+        long[] p = pending;
+        int n = (int) p[0];
+        int shift = 64 - meta.width(meta.classCount() - 1);
+        for (int i = n - deferred + 1; i <= n; i++) {
+            if (((p[i] ^ fp.hi) >>> shift) == 0) { // bit 0, the class-break flag, is not read
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Inserts {@code fp} into class {@code c}, the newest, and notes it for the journal ({@link
+     * #track}, with {@code grew}): puts it off if its page's tail has room for it beside those put
+     * off already, else applies those and inserts it now, as {@link #rewrite} would (a merge into
+     * the page's core). Its page is loaded now, so that applying reads no state. Returns the
+     * class's first slot.
+     */
+    private int defer(int c, Fingerprint fp, boolean grew, PageSource source) throws Exception {
+        int base = base(c);
+        long v = meta.prefix(c, fp);
+        int index = meta.page(c, v);
+        byte[] p = page(c, base, index, source);
+        int slot = base + index;
+        int s = meta.suffixBits(c, index);
+        int t = FingerprintPage.tailSize(p);
+        int k = deferred == 0 ? 0 : deferredIn(c, index);
+        if (slot >= slotCount() || t + k + 1 > FingerprintPage.TAIL_MAX) {
+            applyDeferred();
+            rewrite(c, fp, true, source);
+            track(fp.hi, grew);
+            return base;
+        }
+        int grows =
+                (int)
+                        (pageBytes(FingerprintPage.lengthAfterAppend(p, t, s, k + 1))
+                                - pageBytes(FingerprintPage.lengthAfterAppend(p, t, s, k)));
+        bytes += grows;
+        deferredBytes += grows;
+        meta.addEntries(c, 1);
+        metaDirty = true;
+        markDirty(slot);
+        track(fp.hi, grew);
+        if (++deferred == MAX_DEFERRED) {
+            applyDeferred();
+        }
+        return base;
+    }
+
+    /** The bytes a page of {@code length} holds in the table: none for an empty page. */
+    private static long pageBytes(int length) {
+        return length == 0 ? 0 : arrayBytes(length);
+    }
+
+    /** How many of the {@link #deferred} inserts go to page {@code index} of class {@code c}. */
+    private int deferredIn(int c, int index) {
+        long[] p = pending;
+        int n = (int) p[0];
+        int width = meta.width(c);
+        int k = 0;
+        for (int i = n - deferred + 1; i <= n; i++) {
+            if (meta.page(c, p[i] >>> (64 - width)) == index) {
+                k++;
+            }
+        }
+        return k;
+    }
+
+    /**
+     * Puts the {@link #deferred} inserts into their pages, each page's in the order they came, in
+     * one copy of the page: the same pages as inserting them one at a time. Changes no byte count.
+     */
+    private void applyDeferred() {
+        int d = deferred;
+        if (d == 0) {
+            return;
+        }
+        deferred = 0;
+        int c = meta.classCount() - 1;
+        int base = base(c);
+        int width = meta.width(c);
+        long[] p = pending;
+        int first = (int) p[0] - d + 1;
+        long[] us = new long[d];
+        int done = 0; // bit i: insert first + i applied
+        long counted = bytes;
+        for (int i = 0; i < d; i++) {
+            if ((done >>> i & 1) != 0) {
+                continue;
+            }
+            int index = meta.page(c, p[first + i] >>> (64 - width));
+            int s = meta.suffixBits(c, index);
+            int k = 0;
+            for (int j = i; j < d; j++) {
+                long v = p[first + j] >>> (64 - width);
+                if ((done >>> j & 1) == 0 && meta.page(c, v) == index) {
+                    us[k++] = meta.suffix(c, v, s);
+                    done |= 1 << j;
+                }
+            }
+            setPage(base, index, FingerprintPage.append(slot(base + index), s, us, 0, k));
+        }
+        assert bytes - counted == deferredBytes
+                : "deferred inserts counted " + deferredBytes + " bytes, took " + (bytes - counted);
+        bytes = counted; // counted as they came, so that no byte count anyone holds changes
+        deferredBytes = 0;
     }
 
     private boolean insertFingerprint(Fingerprint fp, PageSource source) throws Exception {
@@ -429,6 +582,7 @@ final class KeyFilter {
      * filters only). Returns false if no class holds it.
      */
     boolean remove(Fingerprint fp, PageSource source) throws Exception {
+        applyDeferred();
         int c = findClass(fp, source);
         if (c < 0) {
             return false;
@@ -501,6 +655,7 @@ final class KeyFilter {
 
     /** The next write writes the dirty pages whole (and clears the stored journal). */
     void journalOff() {
+        applyDeferred();
         wholeDue = true;
         dropPending();
     }
@@ -547,6 +702,7 @@ final class KeyFilter {
      * passes its bound (the key is then to be written whole soon, {@link #writeWholeSoon}).
      */
     byte[] takePending(double share, boolean overBound) {
+        applyDeferred();
         int n = pendingCount();
         if (n == 0) {
             throw new IllegalStateException("no pending inserts to journal");
@@ -603,6 +759,7 @@ final class KeyFilter {
      * filter may journal again from now on if {@code journal}.
      */
     void wroteWhole(boolean journal) {
+        applyDeferred();
         dropPending();
         journaled = 0;
         wholeAfterCheckpoint = false;
@@ -615,6 +772,7 @@ final class KeyFilter {
      * (see {@link PageJournal}); they count as journaled. The pages they change are dirty.
      */
     void replay(long[] his, PageSource source) throws Exception {
+        applyDeferred();
         for (long hi : his) {
             insertFingerprint(new Fingerprint(hi, 0), source);
         }
@@ -872,6 +1030,7 @@ final class KeyFilter {
 
     /** Hands each dirty page to {@code sink} and marks it clean. */
     void drainDirty(PageSink sink) throws Exception {
+        applyDeferred();
         long[] d = dirty;
         if (d != null) {
             int layer = 0;
@@ -912,6 +1071,8 @@ final class KeyFilter {
     /** Drops the page arrays, dirty or not: the key's state was cleared. */
     void discard() {
         rebuild = null;
+        deferred = 0; // the key's state was cleared: nothing to apply
+        deferredBytes = 0;
         dropPending();
         wholeDue = true;
         metaDirty = false;
@@ -923,6 +1084,7 @@ final class KeyFilter {
 
     /** Heap bytes of the loaded pages alone, without page tables and object overhead. */
     long pageBytes() {
+        applyDeferred();
         long n = 0;
         for (int i = 0, end = slotCount(); i < end; i++) {
             byte[] p = slot(i);
