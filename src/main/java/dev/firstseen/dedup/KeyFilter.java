@@ -346,26 +346,11 @@ final class KeyFilter {
             recentInserts++;
         }
         if (meta.isFingerprints()) {
-            if (wholeDue || pendingCount() >= MAX_JOURNAL) { // not tracked: nothing to put off
-                applyDeferred();
-                boolean grew = insertFingerprint(fp, source);
+            // Only an insert noted for the journal can be put off: it waits in the pending list.
+            boolean tracked = !wholeDue && pendingCount() < MAX_JOURNAL;
+            boolean grew = insertFingerprint(fp, tracked, source);
+            if (!tracked) {
                 track(fp.hi, grew);
-                return grew;
-            }
-            int c = meta.classCount() - 1;
-            boolean grew = false;
-            if (meta.isFull() && !meta.saturated) {
-                applyDeferred(); // into the class they were counted in
-                int next = grow();
-                if (next >= 0) {
-                    c = next;
-                    grew = true;
-                }
-            }
-            int base = defer(c, fp, grew, source);
-            if (meta.wantsSplit(c)) {
-                applyDeferred();
-                splitPage(c, base, source);
             }
             return grew;
         }
@@ -528,18 +513,29 @@ final class KeyFilter {
         deferredBytes = 0;
     }
 
-    private boolean insertFingerprint(Fingerprint fp, PageSource source) throws Exception {
+    /**
+     * Inserts {@code fp} into the newest class, first adding a class if that one is full; if {@code
+     * tracked}, notes it for the journal and may put it off ({@link #defer}). Returns true if a
+     * class was added.
+     */
+    private boolean insertFingerprint(Fingerprint fp, boolean tracked, PageSource source)
+            throws Exception {
+        if (!tracked) { // no longer noted for the journal (a whole write is due): none put off
+            applyDeferred();
+        }
         int c = meta.classCount() - 1;
         boolean grew = false;
         if (meta.isFull() && !meta.saturated) {
+            applyDeferred(); // into the class they were counted in
             int next = grow();
             if (next >= 0) {
                 c = next;
                 grew = true;
             }
         }
-        int base = rewrite(c, fp, true, source);
+        int base = tracked ? defer(c, fp, grew, source) : rewrite(c, fp, true, source);
         if (meta.wantsSplit(c)) {
+            applyDeferred();
             splitPage(c, base, source);
         }
         return grew;
@@ -774,7 +770,7 @@ final class KeyFilter {
     void replay(long[] his, PageSource source) throws Exception {
         applyDeferred();
         for (long hi : his) {
-            insertFingerprint(new Fingerprint(hi, 0), source);
+            insertFingerprint(new Fingerprint(hi, 0), false, source);
         }
         journaled = his.length;
     }

@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A filter that puts off the appends of up to {@link KeyFilter#MAX_DEFERRED} inserts to its pages'
  * tails answers, counts bytes and ends up with pages exactly as one that applies every insert at
- * once: through new classes, page splits, merges of full tails, journal batches and a whole write.
+ * once: through new classes, page splits, merges of full tails, journal batches, a whole write due
+ * while some are put off, and whole writes.
  */
 class DeferredInsertsTest {
 
@@ -55,8 +56,17 @@ class DeferredInsertsTest {
             assertThat(deferring.bytes()).as("bytes after insert %d", i).isEqualTo(eager.bytes());
             Fingerprint earlier = inserted.get(rnd.nextInt(inserted.size()));
             assertThat(deferring.mightContain(earlier, stored::get)).isTrue();
-            if (i % 1000 == 999) { // a checkpoint's journal batch
+            if (i % 1000 == 999 && deferring.pendingCount() > 0) { // a checkpoint's batch
                 assertThat(deferring.takePending(100)).isEqualTo(eager.takePending(100));
+            }
+            if (i == 10_500) { // a whole write due while inserts are put off: none is from now on
+                deferring.writeWholeSoon();
+                eager.writeWholeSoon();
+            } else if (i == 12_500) { // which the next checkpoint makes
+                deferring.drainDirty((id, page) -> stored.put(id, page.clone()));
+                eager.drainDirty((id, page) -> {});
+                deferring.wroteWhole(true);
+                eager.wroteWhole(true);
             }
         }
         // The run went through splits, and approximate mode's through new classes (exact mode's
