@@ -102,44 +102,31 @@ public final class FingerprintPage {
 
     /** The page with {@code u} added; the caller knows it is not in the page yet. */
     public static byte[] insert(byte[] page, int s, long u) {
-        if (page.length == 0) {
-            byte[] p = new byte[2 + bytes(s)];
-            p[1] = 1;
-            write(p, 16, s, u);
-            return p;
+        if (page.length != 0) {
+            int[] pos = {0};
+            int n = readVarint(page, pos);
+            int t = page[pos[0]] & 0xFF;
+            if (t >= TAIL_MAX) {
+                long[] add = tail(page, pos[0] + 1, t, s, 1);
+                add[t] = u;
+                Arrays.sort(add);
+                return mergeIntoCore(page, pos[0] + 1, n, t, s, add);
+            }
         }
-        int[] pos = {0};
-        int n = readVarint(page, pos);
-        int t = page[pos[0]] & 0xFF;
-        if (t >= TAIL_MAX) {
-            long[] add = tail(page, pos[0] + 1, t, s, 1);
-            add[t] = u;
-            Arrays.sort(add);
-            return mergeIntoCore(page, pos[0] + 1, n, t, s, add);
-        }
-        int header = pos[0] + 1;
-        int oldTail = bytes((long) t * s);
-        int newTail = bytes((long) (t + 1) * s);
-        byte[] p = new byte[page.length + newTail - oldTail];
-        System.arraycopy(page, 0, p, 0, header + oldTail);
-        p[pos[0]] = (byte) (t + 1);
-        write(p, (long) header * 8 + (long) t * s, s, u);
-        System.arraycopy(
-                page, header + oldTail, p, header + newTail, page.length - header - oldTail);
-        return p;
+        return append(page, s, new long[] {u}, 1);
     }
 
     /**
-     * The page with {@code us[from]} to {@code us[from + k - 1]} appended to its tail in that
-     * order, which must have room for them ({@link #tailSize} + k at most {@link #TAIL_MAX}): the
-     * same bytes as {@code k} calls of {@link #insert}, with one copy of the page instead of k.
+     * The page with {@code us[0]} to {@code us[k - 1]} appended to its tail in that order, which
+     * must have room for them ({@link #tailSize} + k at most {@link #TAIL_MAX}): the same bytes as
+     * {@code k} calls of {@link #insert}, with one copy of the page instead of k.
      */
-    static byte[] append(byte[] page, int s, long[] us, int from, int k) {
+    static byte[] append(byte[] page, int s, long[] us, int k) {
         if (page.length == 0) {
             byte[] p = new byte[2 + bytes((long) k * s)];
             p[1] = (byte) k;
             for (int i = 0; i < k; i++) {
-                write(p, 16 + (long) i * s, s, us[from + i]);
+                write(p, 16 + (long) i * s, s, us[i]);
             }
             return p;
         }
@@ -156,7 +143,7 @@ public final class FingerprintPage {
         System.arraycopy(page, 0, p, 0, header + oldTail);
         p[pos[0]] = (byte) (t + k);
         for (int i = 0; i < k; i++) {
-            write(p, (long) header * 8 + (long) (t + i) * s, s, us[from + i]);
+            write(p, (long) header * 8 + (long) (t + i) * s, s, us[i]);
         }
         System.arraycopy(
                 page, header + oldTail, p, header + newTail, page.length - header - oldTail);

@@ -440,8 +440,8 @@ final class KeyFilter {
         }
         int grows =
                 (int)
-                        (pageBytes(FingerprintPage.lengthAfterAppend(p, t, s, k + 1))
-                                - pageBytes(FingerprintPage.lengthAfterAppend(p, t, s, k)));
+                        (slotBytes(FingerprintPage.lengthAfterAppend(p, t, s, k + 1))
+                                - slotBytes(FingerprintPage.lengthAfterAppend(p, t, s, k)));
         bytes += grows;
         deferredBytes += grows;
         meta.addEntries(c, 1);
@@ -455,7 +455,7 @@ final class KeyFilter {
     }
 
     /** The bytes a page of {@code length} holds in the table: none for an empty page. */
-    private static long pageBytes(int length) {
+    private static long slotBytes(int length) {
         return length == 0 ? 0 : arrayBytes(length);
     }
 
@@ -505,7 +505,7 @@ final class KeyFilter {
                     done |= 1 << j;
                 }
             }
-            setPage(base, index, FingerprintPage.append(slot(base + index), s, us, 0, k));
+            setPage(base, index, FingerprintPage.append(slot(base + index), s, us, k));
         }
         assert bytes - counted == deferredBytes
                 : "deferred inserts counted " + deferredBytes + " bytes, took " + (bytes - counted);
@@ -768,7 +768,6 @@ final class KeyFilter {
      * (see {@link PageJournal}); they count as journaled. The pages they change are dirty.
      */
     void replay(long[] his, PageSource source) throws Exception {
-        applyDeferred();
         for (long hi : his) {
             insertFingerprint(new Fingerprint(hi, 0), false, source);
         }
