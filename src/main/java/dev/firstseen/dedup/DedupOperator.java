@@ -785,6 +785,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 m.splitPagesPast(config.approximatePageEntries());
             }
             KeyFilter f = new KeyFilter(key, m, false);
+            f.storedJournalFlag(stored.journal);
             if (stored.journal) {
                 long[] his = PageJournal.decode(journal.get());
                 f.replay(his, loader);
@@ -804,7 +805,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 // The flag is set here, not with the first element that follows: that would rewrite
                 // the metadata after the compaction that follows a whole write after a checkpoint,
                 // and the next checkpoint would hold both versions of every such key's metadata.
-                metaState.update(f.meta.copy().withJournal(journalFlag(f)));
+                boolean flag = journalFlag(f);
+                metaState.update(f.meta.copy().withJournal(flag));
+                f.storedJournalFlag(flag);
                 f.metaDirty = false;
             }
             if (f.journaled() > 0) {
@@ -850,9 +853,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 }
             }
             Object current = switchTo(f);
-            if (first) {
+            if (first && !f.storedJournalFlag()) {
                 // The first element since the last whole write: the stored metadata, which is
-                // that of the stored pages, now says there is a journal to insert over them.
+                // that of the stored pages, now says there is a journal to insert over them. Read
+                // only when not known: a whole write from here stores the flag already, and the
+                // read (a RocksDB get of every such key at every checkpoint) was in vain.
                 FilterMeta stored = metaState.value();
                 if (stored == null) { // not expected: a key in state was written whole before
                     switchBack(current);
@@ -861,6 +866,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 if (!stored.journal) { // written whole with journals off, or by an older version
                     metaState.update(stored.withJournal(true));
                 }
+                f.storedJournalFlag(true);
             }
             journal.add(element);
             metrics.pageJournalEntries.inc(n);

@@ -79,14 +79,23 @@ final class KeyFilter {
     /** Fingerprints the key's stored journal holds (inserted since its pages were last written). */
     private int journaled;
 
+    /**
+     * {@link #WHOLE_SOON}, {@link #PAST_BOUND} and {@link #STORED_JOURNAL_FLAG}: one byte for three
+     * flags, which keeps a cached key at 72 bytes of object.
+     */
+    private byte journalFlags;
+
     /** See {@link #writeWholeSoon}. */
-    private boolean wholeAfterCheckpoint;
+    private static final byte WHOLE_SOON = 1;
 
     /**
      * A batch between checkpoints was journaled past the journal's bound ({@link
      * #journaledPastBound}); the next checkpoint's flush has the key written whole after it.
      */
-    private boolean pastBound;
+    private static final byte PAST_BOUND = 2;
+
+    /** See {@link #storedJournalFlag}. */
+    private static final byte STORED_JOURNAL_FLAG = 4;
 
     /**
      * The next write must write the dirty pages whole: a key not in state yet, a Bloom filter, a
@@ -318,7 +327,9 @@ final class KeyFilter {
     /** True if any layer may hold {@code fp}; false means it was certainly never inserted. */
     boolean mightContain(Fingerprint fp, PageSource source) throws Exception {
         if (meta.isFingerprints()) {
-            return deferredHolds(fp) || findClass(fp, source) >= 0;
+            // Pages first: a duplicate that reaches the filter is most often there, and the
+            // put-off inserts are at most the last 16.
+            return findClass(fp, source) >= 0 || deferredHolds(fp);
         }
         int last = meta.layerCount() - 1;
         int base = base(last);
@@ -627,7 +638,7 @@ final class KeyFilter {
      * PackedFilter#isWholeSoon}). Until that write its next write is whole.
      */
     void writeWholeSoon() {
-        wholeAfterCheckpoint = true;
+        journalFlags |= WHOLE_SOON;
         wholeDue = true;
     }
 
@@ -637,16 +648,34 @@ final class KeyFilter {
      * then.
      */
     void journaledPastBound() {
-        pastBound = true;
+        journalFlags |= PAST_BOUND;
     }
 
     boolean journalPastBound() {
-        return pastBound;
+        return (journalFlags & PAST_BOUND) != 0;
     }
 
     /** Whether {@link #writeWholeSoon} was called and no whole write followed yet. */
     boolean wholeSoon() {
-        return wholeAfterCheckpoint;
+        return (journalFlags & WHOLE_SOON) != 0;
+    }
+
+    /**
+     * Whether the key's metadata in keyed state is known to carry the journal flag (read so, or
+     * written so from here), so that the first journal element after a whole write need not read it
+     * to know. False when not known: the caller reads it.
+     */
+    boolean storedJournalFlag() {
+        return (journalFlags & STORED_JOURNAL_FLAG) != 0;
+    }
+
+    /** Records what the key's metadata in keyed state says of its journal: see above. */
+    void storedJournalFlag(boolean set) {
+        journalFlags =
+                (byte)
+                        (set
+                                ? journalFlags | STORED_JOURNAL_FLAG
+                                : journalFlags & ~STORED_JOURNAL_FLAG);
     }
 
     /** The next write writes the dirty pages whole (and clears the stored journal). */
@@ -758,8 +787,7 @@ final class KeyFilter {
         applyDeferred();
         dropPending();
         journaled = 0;
-        wholeAfterCheckpoint = false;
-        pastBound = false;
+        journalFlags &= STORED_JOURNAL_FLAG;
         wholeDue = !journal || !meta.isFingerprints();
     }
 

@@ -13,11 +13,12 @@ import java.util.List;
  *
  * <p>Layout: flags (1 byte), the key's length (varint) and ASCII bytes, then varints: the sizing's
  * index in the cache's list, the class count and each class's word, capacity (0 for none, else one
- * more) and count, the journaled count, the created-here bits (zigzag), the page table's slot
- * count, the dirty-bit words (their count, then each; only with {@link #DIRTY_BITS}), and a code
- * per slot (0 not loaded, 1 {@link KeyFilter#ABSENT}, else the page's length plus one); then the
- * pages, one after another; then, only with {@link #DUE}, the count of inserts pending for the
- * key's journal (varint) and each as 8 bytes.
+ * more) and count, the journaled count times two (plus one if the stored metadata is known to carry
+ * the journal flag, {@link KeyFilter#storedJournalFlag}), the created-here bits (zigzag), the page
+ * table's slot count, the dirty-bit words (their count, then each; only with {@link #DIRTY_BITS}),
+ * and a code per slot (0 not loaded, 1 {@link KeyFilter#ABSENT}, else the page's length plus one);
+ * then the pages, one after another; then, only with {@link #DUE}, the count of inserts pending for
+ * the key's journal (varint) and each as 8 bytes.
  */
 final class PackedFilter {
     /*
@@ -96,7 +97,7 @@ final class PackedFilter {
             fields[k++] = capacityCode(m.capacity(c));
             fields[k++] = m.entries(c);
         }
-        fields[k++] = f.journaled();
+        fields[k++] = (long) f.journaled() << 1 | (f.storedJournalFlag() ? 1 : 0);
         fields[k++] = zigzag(f.createdHere());
         fields[k++] = slots;
         if (dirty != null) {
@@ -182,7 +183,7 @@ final class PackedFilter {
         for (int i = 0; i < classes.length; i++) {
             classes[i] = i % 3 == 1 ? capacity(r.next()) : r.next();
         }
-        int journaled = (int) r.next();
+        long journalField = r.next();
         int createdHere = (int) unzigzag(r.next());
         int slots = (int) r.next();
         long[] dirty = null;
@@ -224,7 +225,8 @@ final class PackedFilter {
                         (flags & META_DIRTY) != 0,
                         (flags & WHOLE_DUE) != 0,
                         createdHere,
-                        journaled);
+                        (int) (journalField >>> 1));
+        f.storedJournalFlag((journalField & 1) != 0);
         if ((flags & WHOLE_SOON) != 0) {
             f.writeWholeSoon();
         }

@@ -459,6 +459,44 @@ class PageJournalOperatorTest {
         return t.harness(cfg, 1, 0, restore, Map.of(), new HashMapStateBackend());
     }
 
+    /**
+     * Metadata written whole with journals off carries no journal flag. Restored into a job that
+     * journals, each key's first element reads its metadata and sets the flag; a whole write from
+     * here sets it, and later elements, through the packing of keys at the checkpoint between, know
+     * it set and read nothing. If any element went to a journal whose metadata lacked the flag, a
+     * restore would not replay it and would emit its URLs again.
+     */
+    @Test
+    void turningJournalsOnFlagsMetadataWrittenWithout() throws Exception {
+        List<CanonicalUrl> a = urls(8000, 5, 0, 3000, 80);
+        List<CanonicalUrl> b = urls(500, 5, 3000, 1000, 81);
+        List<CanonicalUrl> c = urls(500, 5, 4000, 1000, 82);
+        var off = t.harness(exactPages(64 << 20, 0), 1, 0, null);
+        feed(off, a);
+        OperatorSubtaskState whole = checkpoint(off, 1);
+
+        DedupConfig on = exactPages(64 << 20, 1.0);
+        var h = t.harness(on, 1, 0, whole);
+        feed(h, b);
+        checkpoint(h, 2);
+        feed(h, c);
+        OperatorSubtaskState last = checkpoint(h, 3);
+        assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES))
+                .isEqualTo(firstSightings(b).size() + firstSightings(c).size());
+        var backend = ((DedupOperator) h.getOperator()).getKeyedStateBackend();
+        for (int k = 0; k < 5; k++) {
+            backend.setCurrentKey("d" + k + ".com");
+            FilterMeta stored =
+                    backend.getPartitionedState(
+                                    VoidNamespace.INSTANCE,
+                                    VoidNamespaceSerializer.INSTANCE,
+                                    DedupState.bloomMeta())
+                            .value();
+            assertThat(stored.journal).as("key %d", k).isTrue();
+        }
+        restoreKnows(on, last, concat(a, b, c), urls(500, 5, 5000, 1000, 83));
+    }
+
     /** Share 0: no journal is written, and one restored from a job that wrote it is replayed. */
     @Test
     void turningJournalsOffReadsTheOldOnes() throws Exception {
