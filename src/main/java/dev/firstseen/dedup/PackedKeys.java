@@ -159,6 +159,26 @@ final class PackedKeys implements PackedInserts.Hashes {
         return true;
     }
 
+    /**
+     * Puts {@code p}, the key of slot {@code i} packed anew, in the arena in place of its old pack,
+     * which becomes garbage, as {@link #add} with {@code hint} would; the slot keeps its place, so
+     * no key moves in the table and none is hashed. If the arena cannot take it, empties the slot
+     * ({@link #drop}) and returns false.
+     */
+    boolean replace(int i, byte[] p, long hint) {
+        int e = table[i];
+        int len = PackedFilter.length(chunk(e), offset(e));
+        int ref = append(p, hint);
+        if (ref < 0) {
+            drop(i);
+            return false;
+        }
+        chunkLive[(e - 1) >>> CHUNK_BITS] -= len;
+        live += p.length - len;
+        table[i] = ref + 1;
+        return true;
+    }
+
     /** The slot of {@code key}'s packed filter, or -1 if it has none. */
     int slotOf(Object key) {
         if (size == 0) {

@@ -21,9 +21,15 @@ class PackedKeysTest {
     /** Packed filters of {@code keys} keys with 0 to 400 URLs each, by key. */
     private static Map<String, byte[]> packedFilters(int keys, List<Object> sizings)
             throws Exception {
+        return packedFilters(keys, sizings, 7);
+    }
+
+    /** The same keys with other URL counts for another {@code seed}. */
+    private static Map<String, byte[]> packedFilters(int keys, List<Object> sizings, long seed)
+            throws Exception {
         JournalingBacking b = new JournalingBacking(() -> FilterMeta.createFingerprints(128, 1e-4));
         FilterCache cache = new FilterCache(b, Long.MAX_VALUE, 0);
-        Random random = new Random(7);
+        Random random = new Random(seed);
         for (int k = 0; k < keys; k++) {
             String key = "site-" + k + ".example.com";
             KeyFilter f = cache.get(key);
@@ -58,13 +64,16 @@ class PackedKeysTest {
     /**
      * 3,000 keys make an arena of less than two full chunks, which compacts by copying it whole;
      * 12,000 one of several, which (set to copy whole only up to two chunks) compacts chunk by
-     * chunk.
+     * chunk. A third of the packed keys met are packed anew in their slot ({@link
+     * PackedKeys#replace}, as a checkpoint's flush does) with their other packs, of other sizes.
      */
     @ParameterizedTest(name = "{0} keys")
     @ValueSource(ints = {3000, 12000})
     void keysAddedAndRemovedInAnyOrderAreFoundWithTheirBytes(int keys) throws Exception {
         List<Object> sizings = new ArrayList<>();
         Map<String, byte[]> all = packedFilters(keys, sizings);
+        Map<String, byte[]> other = packedFilters(keys, new ArrayList<>(), 8);
+        int replaced = 0;
         List<String> names = new ArrayList<>(all.keySet());
         PackedKeys arena = new PackedKeys(2);
         Map<String, byte[]> model = new HashMap<>();
@@ -83,8 +92,16 @@ class PackedKeysTest {
             } else {
                 KeyFilter f = arena.unpack(slot, sizings);
                 assertThat(PackedFilter.pack(f, 0)).as(key).isEqualTo(model.get(key));
-                arena.remove(slot);
-                model.remove(key);
+                if (random.nextInt(3) == 0) {
+                    byte[] p = model.get(key) == all.get(key) ? other.get(key) : all.get(key);
+                    assertThat(arena.replace(slot, p, 0)).isTrue();
+                    arena.reclaim(0); // the old pack's garbage, as the cache reclaims it
+                    model.put(key, p);
+                    replaced++;
+                } else {
+                    arena.remove(slot);
+                    model.remove(key);
+                }
             }
             long live = model.values().stream().mapToLong(p -> p.length).sum();
             most = Math.max(most, live);
@@ -107,6 +124,7 @@ class PackedKeysTest {
             }
         }
         assertThat(arena.compactions()).as("compactions").isPositive();
+        assertThat(replaced).isGreaterThan(keys);
         assertThat(most > 2 * PackedKeys.MAX_CHUNK).isEqualTo(keys > 3000);
         for (String key : names) {
             int slot = arena.slotOf(key);
