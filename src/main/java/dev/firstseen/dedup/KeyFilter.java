@@ -393,9 +393,6 @@ final class KeyFilter {
     private int findClass(Fingerprint fp, PageSource source) throws Exception {
         int last = meta.classCount() - 1;
         int base = base(last);
-        if (last > 0) {
-            touchPages(fp, last, base);
-        }
         for (int c = last; c >= 0; c--) {
             if (c < last) {
                 base -= meta.pages(c);
@@ -413,32 +410,6 @@ final class KeyFilter {
         }
         return -1;
     }
-
-    /**
-     * Reads the first and last byte of each class's page of {@code fp} that is loaded, before any
-     * class is looked up: these reads depend on nothing but the page table, so the CPU overlaps
-     * their cache misses, where the lookups, one after another, each wait for their page. A key of
-     * several classes reads one page a class for every new URL.
-     */
-    private void touchPages(Fingerprint fp, int last, int lastBase) {
-        int sum = 0;
-        int end = slotCount();
-        for (int c = last, base = lastBase; c >= 0; c--) {
-            if (c < last) {
-                base -= meta.pages(c);
-            }
-            int slot = base + meta.page(c, meta.prefix(c, fp));
-            byte[] p = slot < end ? slot(slot) : null;
-            if (p != null && p.length > 0) {
-                sum += p[0] + p[p.length - 1];
-            }
-        }
-        touched = sum;
-    }
-
-    /** Where {@link #touchPages} leaves what it read, so that the reads are not dropped. */
-    @SuppressWarnings("unused")
-    private static int touched;
 
     /** True if one of the {@link #deferred} inserts has {@code fp}'s prefix in the newest class. */
     private boolean deferredHolds(Fingerprint fp) {
