@@ -123,6 +123,20 @@ class PageJournalOperatorTest {
         return checkpoint(h, 2);
     }
 
+    /** The metadata keyed state holds for {@code key}; leaves it the backend's current key. */
+    private static FilterMeta storedMeta(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
+            String key)
+            throws Exception {
+        var backend = ((DedupOperator) h.getOperator()).getKeyedStateBackend();
+        backend.setCurrentKey(key);
+        return backend.getPartitionedState(
+                        VoidNamespace.INSTANCE,
+                        VoidNamespaceSerializer.INSTANCE,
+                        DedupState.bloomMeta())
+                .value();
+    }
+
     /** What {@code later} must emit after {@code before} was seen: its new first sightings. */
     private static List<String> newIn(List<CanonicalUrl> later, List<CanonicalUrl> before) {
         List<String> expected = firstSightings(later);
@@ -348,13 +362,7 @@ class PageJournalOperatorTest {
             OperatorSubtaskState whole = checkpoint(h, 1); // every key new: written whole
             var backend = ((DedupOperator) h.getOperator()).getKeyedStateBackend();
             for (int k = 0; k < 3; k++) {
-                backend.setCurrentKey("d" + k + ".com");
-                FilterMeta stored =
-                        backend.getPartitionedState(
-                                        VoidNamespace.INSTANCE,
-                                        VoidNamespaceSerializer.INSTANCE,
-                                        DedupState.bloomMeta())
-                                .value();
+                FilterMeta stored = storedMeta(h, "d" + k + ".com");
                 Iterable<byte[]> journal =
                         backend.getPartitionedState(
                                         VoidNamespace.INSTANCE,
@@ -483,16 +491,8 @@ class PageJournalOperatorTest {
         OperatorSubtaskState last = checkpoint(h, 3);
         assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES))
                 .isEqualTo(firstSightings(b).size() + firstSightings(c).size());
-        var backend = ((DedupOperator) h.getOperator()).getKeyedStateBackend();
         for (int k = 0; k < 5; k++) {
-            backend.setCurrentKey("d" + k + ".com");
-            FilterMeta stored =
-                    backend.getPartitionedState(
-                                    VoidNamespace.INSTANCE,
-                                    VoidNamespaceSerializer.INSTANCE,
-                                    DedupState.bloomMeta())
-                            .value();
-            assertThat(stored.journal).as("key %d", k).isTrue();
+            assertThat(storedMeta(h, "d" + k + ".com").journal).as("key %d", k).isTrue();
         }
         restoreKnows(on, last, concat(a, b, c), urls(500, 5, 5000, 1000, 83));
     }
