@@ -503,7 +503,7 @@ final class FilterCache {
         packedPages -= f.loadedPages();
         // The slot stays until the new pack replaces it: in the subtask simulation dropping it
         // first (a backward shift that hashes each key after it in its run, reading their keys'
-        // bytes in the arena) and adding the new pack took 2.5% of the task thread.
+        // bytes in the arena) and adding the new pack took 2.2% of the task thread.
         if (his != null) {
             backing.insertAll(f, his);
         }
