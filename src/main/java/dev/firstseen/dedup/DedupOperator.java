@@ -285,7 +285,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                                 .getConfiguration(),
                         Runtime.getRuntime().maxMemory());
         cache = new FilterCache(new StateBacking(), cacheBudget.bytes(), config.packMaxPages());
-        recent = new RecentFingerprintCache(config.recentCacheEntries());
+        recent = new RecentFingerprintCache(config.recentCacheEntries(), fingerprints.bits());
         lastSummaryNanos = System.nanoTime() - SUMMARY_INTERVAL_NANOS; // first checkpoint logs
         recordsAtSummary = -1;
         metrics = new DedupMetrics(getRuntimeContext(), getMetricGroup());
@@ -302,6 +302,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 config.revisitAfterMillis() > 0
                         ? new RevisitRule(config.revisitAfterMillis())
                         : null;
+        if (revisit != null || forgetAfter > 0) {
+            recent.keepTimes();
+        }
         metrics.gauge("filterCacheBytes", cache::bytes);
         metrics.gauge("filterCacheBudgetBytes", cacheBudget::bytes);
         metrics.gauge("filterCacheKeys", cache::keys);
@@ -334,7 +337,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         FilterMeta first = config.newFilter();
         LOG.info(
                 "Dedup mode {}: a new key's filter starts at {} URLs as {}, target rate {}, grows"
-                        + " by {}; filter cache {} bytes ({}); L1 {} entries; fingerprints {}",
+                        + " by {}; filter cache {} bytes ({}); L1 {} entries ({} bytes); fingerprints {}",
                 config.mode(),
                 config.expectedUrlsPerKey(),
                 first,
@@ -347,6 +350,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 cacheBudget.bytes(),
                 cacheBudget.origin(),
                 recent.capacity(),
+                recent.bytes(),
                 fingerprints);
     }
 
@@ -382,9 +386,12 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         // The record's own revisit_after overrides the job's dedup.revisit-after.
         RevisitRule revisit =
                 in.revisitAfterMillis > 0 ? new RevisitRule(in.revisitAfterMillis) : this.revisit;
-        long cached = recent.timeOf(fp);
         // Without a time rule a duplicate is one whatever the time: no clock read for it.
         boolean timed = revisit != null || forgetAfter > 0;
+        if (timed && !recent.keepsTimes()) {
+            recent.keepTimes(); // a record's own revisit_after, the first: from now on
+        }
+        long cached = recent.timeOf(fp);
         long t = timed ? decisionTime(in) : 0;
         boolean timeKnown = cached != RecentFingerprintCache.UNKNOWN;
         if (cached != RecentFingerprintCache.ABSENT
