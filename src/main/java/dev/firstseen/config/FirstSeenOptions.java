@@ -397,8 +397,10 @@ public final class FirstSeenOptions {
                     .intType()
                     .defaultValue(65536)
                     .withDescription(
-                            "Fingerprints in the L1 recent-URL cache per dedup subtask (24 bytes"
-                                    + " each, rounded up to a power of two); 0 disables it.");
+                            "Fingerprints in the L1 recent-URL cache per dedup subtask, rounded up"
+                                    + " to a power of two: 8 bytes each with 64-bit fingerprints,"
+                                    + " 16 with 128-bit ones, and 8 more for a time once a revisit"
+                                    + " or forget rule needs one; 0 disables it.");
 
     public static final ConfigOption<Boolean> ALLOW_SETTINGS_CHANGE =
             ConfigOptions.key("dedup.allow-settings-change")

@@ -91,6 +91,9 @@ class RevisitTest {
         assertThat(out.get(1).revisit).isTrue();
         assertThat(out.get(1).lastEmitted).isEqualTo(T0);
         assertThat(out.get(1).firstSeen).isEqualTo(T0 + 2 * HOUR);
+        // L1 kept the times (RecentFingerprintCache#keepTimes): the three that were not due were
+        // answered there, not from the store.
+        assertThat(DedupOperatorTest.accumulator(last, "l1Hits")).isEqualTo(3);
     }
 
     @Test
