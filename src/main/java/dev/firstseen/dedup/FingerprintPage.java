@@ -12,21 +12,33 @@ import java.util.Arrays;
  *
  * <pre>
  *   varint  n, core entries (unsigned LEB128)
- *   byte    t, tail entries (0 to {@link #TAIL_MAX})
+ *   byte    0x80 | t, t tail entries (0 to {@link #TAIL_MAX})
  *   t · s bits, rounded up to bytes: the tail, in insertion order
- *   n · l bits, rounded up to bytes: the core's low bits, l = max(0, s - ceil(log2 n))
- *   the rest: the core's high parts in unary, entry i a 1 at bit (value_i &gt;&gt;&gt; l) + i
+ *   the core's high parts in unary, entry i a 1 at bit (value_i &gt;&gt;&gt; l) + i, rounded up
+ *       to bytes
+ *   the last n · l bits, rounded up to bytes: the core's low bits, l = max(0, s - ceil(log2 n))
  * </pre>
  *
  * Bits are numbered from the least significant bit of byte 0 on; values are written least
  * significant bit first. An empty array is the empty page. This layout is part of the state format;
  * {@code FingerprintPageTest} pins it with golden bytes.
+ *
+ * <p>Pages written before the thirty-eighth session have the low bits before the high parts and the
+ * tail count's top bit clear; {@link #fromStored} turns such a page into this layout as it is read,
+ * so both are read and only this one is written. A lookup reads the header, then the high parts
+ * (where they start follows from the header), then one low part (which one follows from the high
+ * parts): with the high parts right after the tail the first two reads share a cache line or
+ * neighbouring ones, where before they were a page apart (README, *Approximate mode's filter*, High
+ * parts first).
  */
 public final class FingerprintPage {
     private FingerprintPage() {}
 
     /** Tail entries before the page is re-encoded. */
     public static final int TAIL_MAX = 16;
+
+    /** The tail count's top bit: the page has its high parts before its low bits. */
+    private static final int HIGH_FIRST = 0x80;
 
     /** Widest suffix: values are non-negative longs. */
     public static final int MAX_SUFFIX_BITS = 63;
@@ -40,7 +52,37 @@ public final class FingerprintPage {
         }
         int[] pos = {0};
         int n = readVarint(page, pos);
-        return n + (page[pos[0]] & 0xFF);
+        return n + (page[pos[0]] & TAIL_COUNT);
+    }
+
+    /** The tail count's bits in its byte. */
+    private static final int TAIL_COUNT = 0x7F;
+
+    /**
+     * The page {@code stored} (of {@code s}-bit values), as read from state, in this class's
+     * layout: a copy, so that the caller may change it. A page written before the thirty-eighth
+     * session, with its low bits before its high parts, gets its two regions swapped.
+     */
+    public static byte[] fromStored(byte[] stored, int s) {
+        if (stored.length == 0) {
+            return EMPTY;
+        }
+        int[] pos = {0};
+        int n = readVarint(stored, pos);
+        int at = pos[0];
+        int t = stored[at] & 0xFF;
+        if ((t & HIGH_FIRST) != 0) {
+            return stored.clone();
+        }
+        int tailEnd = at + 1 + bytes((long) t * s);
+        int lower = bytes((long) n * lowBits(n, s));
+        int upper = stored.length - tailEnd - lower;
+        byte[] p = new byte[stored.length];
+        System.arraycopy(stored, 0, p, 0, tailEnd);
+        p[at] = (byte) (HIGH_FIRST | t);
+        System.arraycopy(stored, tailEnd + lower, p, tailEnd, upper);
+        System.arraycopy(stored, tailEnd, p, tailEnd + upper, lower);
+        return p;
     }
 
     /** True if {@code u} (an {@code s}-bit value) is in the page. */
@@ -68,7 +110,7 @@ public final class FingerprintPage {
         }
         int[] pos = {from};
         int n = readVarint(page, pos);
-        int t = page[pos[0]] & 0xFF;
+        int t = page[pos[0]] & TAIL_COUNT;
         long tailBit = (pos[0] + 1L) * 8;
         for (int i = 0; i < t; i++) {
             if (read(page, tailBit + (long) i * s, s) == u) {
@@ -79,15 +121,15 @@ public final class FingerprintPage {
             return NOT_FOUND;
         }
         int l = lowBits(n, s);
-        int lowerStart = pos[0] + 1 + bytes((long) t * s);
-        int upperStart = lowerStart + bytes((long) n * l);
+        int upperStart = pos[0] + 1 + bytes((long) t * s);
+        int lowerStart = to - bytes((long) n * l);
         long bucket = u >>> l;
         long low = l == 0 ? 0 : u & ((1L << l) - 1);
-        long p = select0(page, upperStart, to, bucket);
+        long p = select0(page, upperStart, lowerStart, bucket);
         if (p < 0) {
             return NOT_FOUND;
         }
-        long limit = (long) (to - upperStart) * 8;
+        long limit = (long) (lowerStart - upperStart) * 8;
         for (long q = p; q < limit && bit(page, upperStart, q); q++) {
             long k = q - bucket; // ones before q: entry index
             if (k >= n) {
@@ -105,7 +147,7 @@ public final class FingerprintPage {
         if (page.length != 0) {
             int[] pos = {0};
             int n = readVarint(page, pos);
-            int t = page[pos[0]] & 0xFF;
+            int t = page[pos[0]] & TAIL_COUNT;
             if (t >= TAIL_MAX) {
                 long[] add = tail(page, pos[0] + 1, t, s, 1);
                 add[t] = u;
@@ -124,7 +166,7 @@ public final class FingerprintPage {
     static byte[] append(byte[] page, int s, long[] us, int k) {
         if (page.length == 0) {
             byte[] p = new byte[2 + bytes((long) k * s)];
-            p[1] = (byte) k;
+            p[1] = (byte) (HIGH_FIRST | k);
             for (int i = 0; i < k; i++) {
                 write(p, 16 + (long) i * s, s, us[i]);
             }
@@ -132,7 +174,7 @@ public final class FingerprintPage {
         }
         int[] pos = {0};
         readVarint(page, pos);
-        int t = page[pos[0]] & 0xFF;
+        int t = page[pos[0]] & TAIL_COUNT;
         if (t + k > TAIL_MAX) {
             throw new IllegalArgumentException("a tail of " + t + " has no room for " + k);
         }
@@ -141,7 +183,7 @@ public final class FingerprintPage {
         int newTail = bytes((long) (t + k) * s);
         byte[] p = new byte[page.length + newTail - oldTail];
         System.arraycopy(page, 0, p, 0, header + oldTail);
-        p[pos[0]] = (byte) (t + k);
+        p[pos[0]] = (byte) (HIGH_FIRST | (t + k));
         for (int i = 0; i < k; i++) {
             write(p, (long) header * 8 + (long) (t + i) * s, s, us[i]);
         }
@@ -159,7 +201,7 @@ public final class FingerprintPage {
         while (page[i] < 0) { // the core count's varint
             i++;
         }
-        return page[i + 1] & 0xFF;
+        return page[i + 1] & TAIL_COUNT;
     }
 
     /**
@@ -213,7 +255,7 @@ public final class FingerprintPage {
         }
         int[] pos = {0};
         int n = readVarint(page, pos);
-        int t = page[pos[0]] & 0xFF;
+        int t = page[pos[0]] & TAIL_COUNT;
         long[] out = new long[n + t];
         long[] tail = tail(page, pos[0] + 1, t, s, 0);
         Arrays.sort(tail);
@@ -257,12 +299,10 @@ public final class FingerprintPage {
         Core core = new Core(page, tailStart, n, t, s);
         long max = Math.max(add[add.length - 1], n == 0 ? 0 : core.last());
         int l = lowBits(m, s);
+        byte[] p = newCore(m, l, max);
         int header = varintBytes(m) + 1;
-        int lower = bytes((long) m * l);
-        byte[] p = new byte[header + lower + bytes((max >>> l) + m)];
-        writeVarint(p, new int[] {0}, m);
-        long lowerBit = (long) header * 8;
-        long upperBit = (long) (header + lower) * 8;
+        long upperBit = (long) header * 8;
+        long lowerBit = (long) (p.length - bytes((long) m * l)) * 8;
         int j = 0;
         int k = 0;
         long next = n == 0 ? Long.MAX_VALUE : core.next();
@@ -292,18 +332,16 @@ public final class FingerprintPage {
         int k = add.length;
         int m = n + k;
         int l = lowBits(n, s);
-        int lowerStart = tailStart + bytes((long) t * s);
-        int upperStart = lowerStart + bytes((long) n * l);
+        int upperStart = tailStart + bytes((long) t * s);
+        int lowerStart = page.length - bytes((long) n * l);
         long lastOld = new Core(page, tailStart, n, t, s).last();
         long max = Math.max(add[k - 1], lastOld);
+        byte[] p = newCore(m, l, max);
         int header = varintBytes(m) + 1;
-        int lower = bytes((long) m * l);
-        byte[] p = new byte[header + lower + bytes((max >>> l) + m)];
-        writeVarint(p, new int[] {0}, m);
         long srcLow = (long) lowerStart * 8;
-        long dstLow = (long) header * 8;
+        long dstLow = (long) (p.length - bytes((long) m * l)) * 8;
         long srcUp = (long) upperStart * 8;
-        long dstUp = (long) (header + lower) * 8;
+        long dstUp = (long) header * 8;
         // The core's last 1 is the last bit it uses; past it the high parts are zeros to copy.
         long usedUp = (lastOld >>> l) + n;
         int prevRank = 0;
@@ -339,11 +377,11 @@ public final class FingerprintPage {
     private static int rank(byte[] page, int lowerStart, int upperStart, int n, int l, long v) {
         long bucket = v >>> l;
         long low = l == 0 ? 0 : v & ((1L << l) - 1);
-        long q = select0(page, upperStart, page.length, bucket);
+        long q = select0(page, upperStart, lowerStart, bucket);
         if (q < 0) {
             return n;
         }
-        long limit = (long) (page.length - upperStart) * 8;
+        long limit = (long) (lowerStart - upperStart) * 8;
         for (; q < limit && bit(page, upperStart, q); q++) {
             if (read(page, (long) lowerStart * 8 + (q - bucket) * l, l) > low) {
                 break;
@@ -372,6 +410,7 @@ public final class FingerprintPage {
         private final int l;
         private final long lowerBit;
         private final int upperStart;
+        private final int upperEnd;
         private int at; // the byte of the high parts that word came from
         private long word; // the ones of those eight bytes not read yet
         private int k; // entries read
@@ -380,9 +419,9 @@ public final class FingerprintPage {
             this.page = page;
             this.n = n;
             this.l = lowBits(n, s);
-            int lowerStart = tailStart + bytes((long) t * s);
-            this.lowerBit = (long) lowerStart * 8;
-            this.upperStart = lowerStart + bytes((long) n * l);
+            this.upperStart = tailStart + bytes((long) t * s);
+            this.upperEnd = page.length - bytes((long) n * l);
+            this.lowerBit = (long) upperEnd * 8;
             this.at = upperStart;
             this.word = n == 0 ? 0 : load(upperStart);
         }
@@ -400,7 +439,7 @@ public final class FingerprintPage {
 
         /** The largest entry, without moving. */
         long last() {
-            int b = page.length - 1;
+            int b = upperEnd - 1;
             while (page[b] == 0) {
                 b--;
             }
@@ -409,12 +448,13 @@ public final class FingerprintPage {
             return ((one - (n - 1)) << l) | read(page, lowerBit + (long) (n - 1) * l, l);
         }
 
+        /** Eight bytes of the high parts from byte {@code i}, zeros past their end. */
         private long load(int i) {
-            if (i + 8 <= page.length) {
+            if (i + 8 <= upperEnd) {
                 return (long) LONGS.get(page, i);
             }
             long x = 0;
-            for (int b = i; b < page.length; b++) {
+            for (int b = i; b < upperEnd; b++) {
                 x |= (page[b] & 0xFFL) << ((b - i) * 8);
             }
             return x;
@@ -428,17 +468,24 @@ public final class FingerprintPage {
             return EMPTY;
         }
         int l = lowBits(n, s);
-        int header = varintBytes(n) + 1;
-        int lower = bytes((long) n * l);
-        long upperBits = (sorted[to - 1] >>> l) + n;
-        byte[] p = new byte[header + lower + bytes(upperBits)];
-        int[] pos = {0};
-        writeVarint(p, pos, n);
-        long lowerBit = (long) header * 8;
-        long upperBit = (long) (header + lower) * 8;
+        byte[] p = newCore(n, l, sorted[to - 1]);
+        long upperBit = (long) (varintBytes(n) + 1) * 8;
+        long lowerBit = (long) (p.length - bytes((long) n * l)) * 8;
         for (int i = 0; i < n; i++) {
             writeEntry(p, lowerBit, upperBit, l, i, sorted[from + i]);
         }
+        return p;
+    }
+
+    /**
+     * A page of {@code n} core entries of {@code l} low bits, the largest {@code max}, and an empty
+     * tail: its header written, its high parts and low bits zeros.
+     */
+    private static byte[] newCore(int n, int l, long max) {
+        int header = varintBytes(n) + 1;
+        byte[] p = new byte[header + bytes((max >>> l) + n) + bytes((long) n * l)];
+        writeVarint(p, new int[] {0}, n);
+        p[header - 1] = (byte) HIGH_FIRST;
         return p;
     }
 

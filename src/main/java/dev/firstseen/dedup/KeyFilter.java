@@ -985,7 +985,14 @@ final class KeyFilter {
         } else if (p == null) {
             byte[] stored = source.load(BlockedBloom.pageId(layer, index));
             // A copy: a heap state backend hands out its own object, which we must not mutate.
-            p = stored == null ? ABSENT : stored.clone();
+            // A fingerprint page written before the high parts came first is turned around.
+            p =
+                    stored == null
+                            ? ABSENT
+                            : meta.isFingerprints()
+                                    ? FingerprintPage.fromStored(
+                                            stored, meta.suffixBits(layer, index))
+                                    : stored.clone();
             setSlot(slot, p);
             bytes += p == ABSENT ? 0 : arrayBytes(p.length);
         }

@@ -126,6 +126,59 @@ class FingerprintFilterTest {
         assertThat(back.pageBytes()).isEqualTo(f.pageBytes());
     }
 
+    /**
+     * State written before the thirty-eighth session holds pages with their low bits first: such
+     * pages are read (every URL found), a key goes on growing over them, the pages it changes are
+     * written in today's layout, and state holding both layouts at once reads alike.
+     */
+    @Test
+    void pagesOfTheFormerLayoutInStateAreReadAndGrownOn() throws Exception {
+        KeyFilter f = new KeyFilter("k", FilterMeta.createFingerprints(64, 1e-3), true);
+        List<Fingerprint> in = filled(f, 46, 30_000);
+        java.util.Map<Integer, byte[]> stored = new java.util.HashMap<>();
+        f.drainDirty((id, page) -> stored.put(id, page.clone()));
+        FilterMeta meta = f.meta.copy();
+        int former = 0;
+        for (int c = 0; c < meta.classCount(); c++) {
+            for (int i = 0; i < meta.pages(c); i++) {
+                int id = BlockedBloom.pageId(c, i);
+                byte[] p = stored.get(id);
+                if (p != null && p.length > 0) {
+                    stored.put(id, FingerprintPageTest.formerLayout(p, meta.suffixBits(c, i)));
+                    former++;
+                }
+            }
+        }
+        assertThat(former).isGreaterThan(50); // several classes of many pages
+        KeyFilter back = new KeyFilter("k", meta.copy(), false);
+        for (Fingerprint fp : in) {
+            assertThat(back.mightContain(fp, stored::get)).isTrue();
+        }
+        assertThat(back.pageBytes()).isEqualTo(f.pageBytes());
+        // Grown on: new URLs go into pages read in the former layout, splits and merges included.
+        SplittableRandom rnd = new SplittableRandom(47);
+        for (int i = 0; i < 20_000; i++) {
+            Fingerprint fp = new Fingerprint(rnd.nextLong(), rnd.nextLong());
+            back.insert(fp, stored::get);
+            in.add(fp);
+        }
+        int written = 0;
+        java.util.Map<Integer, byte[]> changed = new java.util.HashMap<>();
+        back.drainDirty((id, page) -> changed.put(id, page.clone()));
+        for (byte[] p : changed.values()) {
+            if (p.length > 0) {
+                assertThat(FingerprintPage.fromStored(p, 63)).isEqualTo(p); // today's layout
+                written++;
+            }
+        }
+        assertThat(written).isPositive();
+        stored.putAll(changed);
+        KeyFilter mixed = new KeyFilter("k", back.meta.copy(), false);
+        for (Fingerprint fp : in) {
+            assertThat(mixed.mightContain(fp, stored::get)).isTrue();
+        }
+    }
+
     /** Inserts {@code n} random fingerprints (seed {@code seed}) into {@code f}; returns them. */
     private static List<Fingerprint> filled(KeyFilter f, long seed, int n) throws Exception {
         SplittableRandom rnd = new SplittableRandom(seed);

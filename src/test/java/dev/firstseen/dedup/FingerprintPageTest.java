@@ -227,7 +227,7 @@ class FingerprintPageTest {
         while ((page[i] & 0x80) != 0) {
             i++;
         }
-        return page[i + 1] & 0xFF;
+        return page[i + 1] & 0x7F; // the top bit marks the layout
     }
 
     @Test
@@ -314,17 +314,97 @@ class FingerprintPageTest {
 
     /**
      * The byte layout is part of the state format: changing it makes stored pages unreadable.
-     * Values 3, 5, 200, 1000, 1001 at s = 10 (l = 7): header 05 00, low bits, unary high parts;
-     * then one tail entry (777).
+     * Values 3, 5, 200, 1000, 1001 at s = 10 (l = 7): header 05 80 (five in the core, none in the
+     * tail, high parts first), unary high parts, low bits; then one tail entry (777).
      */
     @Test
     void goldenBytes() {
         byte[] page = FingerprintPage.encode(new long[] {3, 5, 200, 1000, 1001}, 0, 5, 10);
-        assertThat(HexFormat.of().formatHex(page)).isEqualTo("05008302129d060b0c");
+        assertThat(HexFormat.of().formatHex(page)).isEqualTo("05800b0c8302129d06");
         byte[] withTail = FingerprintPage.insert(page, 10, 777);
-        assertThat(HexFormat.of().formatHex(withTail)).isEqualTo("050109038302129d060b0c");
+        assertThat(HexFormat.of().formatHex(withTail)).isEqualTo("058109030b0c8302129d06");
         assertThat(FingerprintPage.decode(withTail, 10))
                 .containsExactly(3, 5, 200, 777, 1000, 1001);
         assertThat(Arrays.equals(FingerprintPage.remove(withTail, 10, 777), page)).isTrue();
+    }
+
+    /**
+     * Pages written before the thirty-eighth session had their low bits before their high parts and
+     * the tail count's top bit clear; these are {@link #goldenBytes()}'s pages as that layout wrote
+     * them (its golden bytes then). Read from state, they become today's pages.
+     */
+    @Test
+    void pagesOfTheFormerLayoutAreReadAsToday() {
+        HexFormat hex = HexFormat.of();
+        byte[] former = hex.parseHex("05008302129d060b0c");
+        byte[] formerWithTail = hex.parseHex("050109038302129d060b0c");
+        assertThat(hex.formatHex(FingerprintPage.fromStored(former, 10)))
+                .isEqualTo("05800b0c8302129d06");
+        assertThat(hex.formatHex(FingerprintPage.fromStored(formerWithTail, 10)))
+                .isEqualTo("058109030b0c8302129d06");
+        assertThat(hex.formatHex(former)).isEqualTo("05008302129d060b0c"); // not changed
+        // A page of today's layout comes back as a copy of itself.
+        byte[] today = FingerprintPage.encode(new long[] {3, 5, 200, 1000, 1001}, 0, 5, 10);
+        byte[] read = FingerprintPage.fromStored(today, 10);
+        assertThat(read).isEqualTo(today).isNotSameAs(today);
+        assertThat(FingerprintPage.fromStored(new byte[0], 10)).isEmpty();
+    }
+
+    /**
+     * Any page, written in the former layout (the regions swapped back, the top bit cleared) and
+     * read from state, is the page again: tails of 0 to 16, cores of 0 to 700, widths from 1 to 63
+     * (low parts of 0 bits included), and every value found.
+     */
+    @ParameterizedTest
+    @CsvSource({"1, 2", "4, 10", "8, 0", "8, 40", "12, 300", "25, 700", "40, 129", "63, 64"})
+    void anyPageOfTheFormerLayoutReadsAsItself(int s, int n) {
+        SplittableRandom rnd = new SplittableRandom(38L * s + n);
+        for (int t = 0; t <= FingerprintPage.TAIL_MAX; t += 4) {
+            if (s < 6 && n + t > (1 << s)) {
+                continue;
+            }
+            TreeSet<Long> values = randomSet(rnd, n + t, s);
+            long[] shuffled = shuffled(values, rnd);
+            long[] core = Arrays.copyOf(shuffled, n);
+            Arrays.sort(core);
+            byte[] page = FingerprintPage.encode(core, 0, n, s);
+            if (t > 0) {
+                page = FingerprintPage.append(page, s, Arrays.copyOfRange(shuffled, n, n + t), t);
+            }
+            byte[] former = formerLayout(page, s);
+            byte[] read = FingerprintPage.fromStored(former, s);
+            assertThat(HexFormat.of().formatHex(read))
+                    .as("s %d, n %d, t %d", s, n, t)
+                    .isEqualTo(HexFormat.of().formatHex(page));
+            for (long v : values) {
+                assertThat(FingerprintPage.contains(read, s, v)).isTrue();
+            }
+        }
+    }
+
+    /** {@code page} as the layout before the thirty-eighth session wrote it. */
+    static byte[] formerLayout(byte[] page, int s) {
+        if (page.length == 0) {
+            return page;
+        }
+        int i = 0;
+        int n = 0;
+        for (int shift = 0; ; shift += 7) {
+            int b = page[i++] & 0xFF;
+            n |= (b & 0x7F) << shift;
+            if (b < 0x80) {
+                break;
+            }
+        }
+        int t = page[i] & 0x7F;
+        int tailEnd = i + 1 + (int) (((long) t * s + 7) / 8);
+        int lower = (int) (((long) n * FingerprintPage.lowBits(n, s) + 7) / 8);
+        int upper = page.length - tailEnd - lower;
+        byte[] f = new byte[page.length];
+        System.arraycopy(page, 0, f, 0, tailEnd);
+        f[i] = (byte) t;
+        System.arraycopy(page, tailEnd + upper, f, tailEnd, lower);
+        System.arraycopy(page, tailEnd, f, tailEnd + lower, upper);
+        return f;
     }
 }
