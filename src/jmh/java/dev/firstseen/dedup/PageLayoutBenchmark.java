@@ -1,9 +1,6 @@
 package dev.firstseen.dedup;
 
 import dev.firstseen.bench.ThroughputBenchmark;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -40,9 +37,6 @@ public class PageLayoutBenchmark extends ThroughputBenchmark {
     private long[] absent;
     private int[] order;
     private int i;
-
-    private static final VarHandle LONGS =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     @Setup(Level.Trial)
     public void setup() {
@@ -98,7 +92,7 @@ public class PageLayoutBenchmark extends ThroughputBenchmark {
     /** {@code page} as the layout before the thirty-eighth session wrote it. */
     private static byte[] formerLayout(byte[] page, int s) {
         int[] pos = {0};
-        int n = readVarint(page, pos);
+        int n = FingerprintPage.readVarint(page, pos);
         int t = page[pos[0]] & 0x7F;
         int l = FingerprintPage.lowBits(n, s);
         int tailEnd = pos[0] + 1 + (int) (((long) t * s + 7) >>> 3);
@@ -127,7 +121,7 @@ public class PageLayoutBenchmark extends ThroughputBenchmark {
     /** The lookup of the former layout, as {@code FingerprintPage} had it until then. */
     private static boolean findFormer(byte[] page, int s, long u) {
         int[] pos = {0};
-        int n = readVarint(page, pos);
+        int n = FingerprintPage.readVarint(page, pos);
         int t = page[pos[0]] & 0xFF;
         long tailBit = (pos[0] + 1L) * 8;
         for (int k = 0; k < t; k++) {
@@ -141,7 +135,7 @@ public class PageLayoutBenchmark extends ThroughputBenchmark {
         int upperEnd = page.length;
         long bucket = u >>> l;
         long low = l == 0 ? 0 : u & ((1L << l) - 1);
-        long p = select0(page, upperStart, upperEnd, bucket);
+        long p = FingerprintPage.select0(page, upperStart, upperEnd, bucket);
         if (p < 0) {
             return false;
         }
@@ -160,47 +154,5 @@ public class PageLayoutBenchmark extends ThroughputBenchmark {
 
     private static boolean bit(byte[] a, int start, long q) {
         return (a[start + (int) (q >>> 3)] & (1 << (q & 7))) != 0;
-    }
-
-    /** As {@code FingerprintPage.select0}: just after the b-th zero from {@code start}. */
-    private static long select0(byte[] a, int start, int end, long b) {
-        if (b == 0) {
-            return 0;
-        }
-        long left = b;
-        int i = start;
-        for (; i + 8 <= end; i += 8) {
-            long x = ~(long) LONGS.get(a, i);
-            int z = Long.bitCount(x);
-            if (left > z) {
-                left -= z;
-                continue;
-            }
-            return (long) (i - start) * 8 + FingerprintPage.select(x, (int) left - 1) + 1;
-        }
-        for (; i < end; i++) {
-            int x = ~a[i] & 0xFF;
-            int z = Integer.bitCount(x);
-            if (left > z) {
-                left -= z;
-                continue;
-            }
-            for (int k = 1; k < left; k++) {
-                x &= x - 1;
-            }
-            return (long) (i - start) * 8 + Integer.numberOfTrailingZeros(x) + 1;
-        }
-        return -1;
-    }
-
-    private static int readVarint(byte[] a, int[] pos) {
-        int v = 0;
-        for (int shift = 0; ; shift += 7) {
-            int b = a[pos[0]++] & 0xFF;
-            v |= (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                return v;
-            }
-        }
     }
 }

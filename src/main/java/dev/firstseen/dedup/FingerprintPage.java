@@ -510,7 +510,7 @@ public final class FingerprintPage {
      * Bit position (from {@code start}) just after the {@code b}-th zero bit, 0 for b = 0; -1 if
      * the page ends (at {@code end}) first.
      */
-    private static long select0(byte[] a, int start, int end, long b) {
+    static long select0(byte[] a, int start, int end, long b) {
         if (b == 0) {
             return 0;
         }
@@ -621,7 +621,7 @@ public final class FingerprintPage {
         return (int) ((bits + 7) >>> 3);
     }
 
-    private static int readVarint(byte[] a, int[] pos) {
+    static int readVarint(byte[] a, int[] pos) {
         int v = 0;
         for (int shift = 0; ; shift += 7) {
             int b = a[pos[0]++] & 0xFF;
