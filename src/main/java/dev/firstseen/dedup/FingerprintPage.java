@@ -40,6 +40,9 @@ public final class FingerprintPage {
     /** The tail count's top bit: the page has its high parts before its low bits. */
     private static final int HIGH_FIRST = 0x80;
 
+    /** The tail count's bits in its byte. */
+    private static final int TAIL_COUNT = 0x7F;
+
     /** Widest suffix: values are non-negative longs. */
     public static final int MAX_SUFFIX_BITS = 63;
 
@@ -54,9 +57,6 @@ public final class FingerprintPage {
         int n = readVarint(page, pos);
         return n + (page[pos[0]] & TAIL_COUNT);
     }
-
-    /** The tail count's bits in its byte. */
-    private static final int TAIL_COUNT = 0x7F;
 
     /**
      * The page {@code stored} (of {@code s}-bit values), as read from state, in this class's
