@@ -102,7 +102,9 @@ public final class FingerprintPage {
 
     /**
      * Where {@code u} is: {@code -1 - i} for tail entry i, {@code i} for core entry i, {@link
-     * #NOT_FOUND} if absent.
+     * #NOT_FOUND} if absent. The tail is scanned first: its bytes follow the header, and its scan
+     * overlaps the wait for the high parts when the page is not in the CPU's caches (core first was
+     * about a fifth slower on pages beyond them, README, *Approximate mode's filter*).
      */
     private static long find(byte[] page, int from, int to, int s, long u) {
         if (to == from) {
@@ -112,16 +114,31 @@ public final class FingerprintPage {
         int n = readVarint(page, pos);
         int t = page[pos[0]] & TAIL_COUNT;
         long tailBit = (pos[0] + 1L) * 8;
-        for (int i = 0; i < t; i++) {
-            if (read(page, tailBit + (long) i * s, s) == u) {
-                return -1 - i;
+        long tailEnd = tailBit + (long) t * s;
+        if (t != 0 && s <= 57 && ((tailEnd - 1) >>> 3) + 8 <= page.length) {
+            // Each entry within one 8-byte load: no per-entry check of where it ends.
+            long mask = (1L << s) - 1;
+            for (long at = tailBit; at < tailEnd; at += s) {
+                if ((((long) LONGS.get(page, (int) (at >>> 3)) >>> (at & 7)) & mask) == u) {
+                    return -1 - (at - tailBit) / s;
+                }
+            }
+        } else {
+            for (int i = 0; i < t; i++) {
+                if (read(page, tailBit + (long) i * s, s) == u) {
+                    return -1 - i;
+                }
             }
         }
-        if (n == 0) {
-            return NOT_FOUND;
-        }
+        return n == 0 ? NOT_FOUND : findInCore(page, pos[0] + 1 + bytes((long) t * s), to, n, s, u);
+    }
+
+    /**
+     * The index of {@code u} among the {@code n} core entries whose high parts start at {@code
+     * upperStart}.
+     */
+    private static long findInCore(byte[] page, int upperStart, int to, int n, int s, long u) {
         int l = lowBits(n, s);
-        int upperStart = pos[0] + 1 + bytes((long) t * s);
         int lowerStart = to - bytes((long) n * l);
         long bucket = u >>> l;
         long low = l == 0 ? 0 : u & ((1L << l) - 1);

@@ -382,6 +382,52 @@ class FingerprintPageTest {
         }
     }
 
+    /**
+     * A lookup reads a tail entry with one 8-byte load when the page's bytes allow it, past the end
+     * of the page's range too (as in {@link PackedFilter}'s arena): whatever bytes lie beyond,
+     * every value in the tail or the core is found and no other, at widths of 1 to 63.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "1, 1", "3, 4", "9, 100", "17, 300", "25, 512", "31, 40", "56, 20", "57, 20", "63, 9"
+    })
+    void lookupsFindTailAndCoreValuesAndNoOtherWhateverFollowsThePage(int s, int n) {
+        SplittableRandom rnd = new SplittableRandom(39L * s + n);
+        for (int t = 0; t <= FingerprintPage.TAIL_MAX; t++) {
+            if (s < 6 && 2 * (n + t) > (1 << s)) {
+                continue;
+            }
+            TreeSet<Long> values = randomSet(rnd, n + t, s);
+            long[] shuffled = shuffled(values, rnd);
+            long[] core = Arrays.copyOf(shuffled, n);
+            Arrays.sort(core);
+            byte[] page = FingerprintPage.encode(core, 0, n, s);
+            if (t > 0) {
+                page = FingerprintPage.append(page, s, Arrays.copyOfRange(shuffled, n, n + t), t);
+            }
+            for (int after : new int[] {0, 3, 16}) {
+                byte[] arena = new byte[5 + page.length + after];
+                Arrays.fill(arena, (byte) 0xFF);
+                System.arraycopy(page, 0, arena, 5, page.length);
+                int to = 5 + page.length;
+                for (long v : values) {
+                    assertThat(FingerprintPage.contains(arena, 5, to, s, v))
+                            .as("s %d, n %d, t %d, %d bytes after: %d", s, n, t, after, v)
+                            .isTrue();
+                }
+                for (int k = 0; k < 200; k++) {
+                    long v = s == 63 ? rnd.nextLong() >>> 1 : rnd.nextLong(1L << s);
+                    assertThat(FingerprintPage.contains(arena, 5, to, s, v))
+                            .as("s %d, n %d, t %d, %d bytes after: %d", s, n, t, after, v)
+                            .isEqualTo(values.contains(v));
+                }
+            }
+            for (long v : values) {
+                assertThat(FingerprintPage.contains(page, s, v)).isTrue();
+            }
+        }
+    }
+
     /** {@code page} as the layout before the thirty-eighth session wrote it. */
     static byte[] formerLayout(byte[] page, int s) {
         if (page.length == 0) {
