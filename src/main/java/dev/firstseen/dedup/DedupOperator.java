@@ -955,7 +955,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                             + " {} ms); page cache {} keys ({} packed), {} pages, {} bytes; since"
                             + " start {} packed keys unpacked, {} new URLs held beside packed"
                             + " keys, {}, {}"
-                            + " first-seen, {} duplicates, {} Bloom pages loaded, {} exact-store"
+                            + " first-seen, {} duplicates, {} Bloom pages loaded ({} fingerprint"
+                            + " pages of the layout before the thirty-eighth session), {} exact-store"
                             + " reads, {} fingerprints journaled, {} replayed from journals; {}"
                             + " keys written whole after a checkpoint, {} compactions after"
                             + " checkpoints asked for (the last took {} ms)",
@@ -973,6 +974,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     metrics.firstSeen.getCount(),
                     metrics.duplicates.getCount(),
                     metrics.pagesLoaded.getCount(),
+                    loader.formerLayoutReads(),
                     metrics.l3Reads.getCount(),
                     metrics.pageJournalEntries.getCount(),
                     metrics.pageJournalReplayed.getCount(),
@@ -1001,6 +1003,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             loadedAtSummary = loaded;
             recordsAtSummary = records;
         }
+    }
+
+    /** Fingerprint pages of the layout before the thirty-eighth session read since the start. */
+    long formerLayoutPagesRead() {
+        return loader.formerLayoutReads();
     }
 
     /**

@@ -58,6 +58,16 @@ public final class FingerprintPage {
         return n + (page[pos[0]] & TAIL_COUNT);
     }
 
+    /** True if {@code stored}, a page read from state, has the layout before this one's. */
+    public static boolean isFormerLayout(byte[] stored) {
+        if (stored.length == 0) {
+            return false;
+        }
+        int[] pos = {0};
+        readVarint(stored, pos);
+        return (stored[pos[0]] & HIGH_FIRST) == 0;
+    }
+
     /**
      * The page {@code stored} (of {@code s}-bit values), as read from state, in this class's
      * layout: a copy, so that the caller may change it. A page written before the thirty-eighth

@@ -984,6 +984,9 @@ final class KeyFilter {
             setSlot(slot, p);
         } else if (p == null) {
             byte[] stored = source.load(BlockedBloom.pageId(layer, index));
+            if (stored != null && meta.isFingerprints() && FingerprintPage.isFormerLayout(stored)) {
+                source.formerLayoutRead();
+            }
             // A copy: a heap state backend hands out its own object, which we must not mutate.
             // A fingerprint page written before the high parts came first is turned around.
             p =

@@ -114,9 +114,15 @@ class ApproximateFilterOperatorTest {
         assertThat(turned).isGreaterThan(30);
         OperatorSubtaskState snap = checkpoint(old, 2);
 
+        assertThat(((DedupOperator) old.getOperator()).formerLayoutPagesRead()).isZero();
+
         var now = t.harness(cfg, 1, 0, snap);
         feed(now, before);
         assertThat(emitted(now)).isEmpty();
+        // Counted as they load (the summary in the log reports it).
+        assertThat(((DedupOperator) now.getOperator()).formerLayoutPagesRead())
+                .isPositive()
+                .isLessThanOrEqualTo(turned);
         List<CanonicalUrl> fresh = new ArrayList<>();
         for (CanonicalUrl u : stream(10_000, 30, 2000, 22)) {
             fresh.add(url(Integer.parseInt(u.key.replaceAll("\\D", "")), 5000 + page(u)));
