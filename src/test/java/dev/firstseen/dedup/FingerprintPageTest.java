@@ -364,13 +364,7 @@ class FingerprintPageTest {
                 continue;
             }
             TreeSet<Long> values = randomSet(rnd, n + t, s);
-            long[] shuffled = shuffled(values, rnd);
-            long[] core = Arrays.copyOf(shuffled, n);
-            Arrays.sort(core);
-            byte[] page = FingerprintPage.encode(core, 0, n, s);
-            if (t > 0) {
-                page = FingerprintPage.append(page, s, Arrays.copyOfRange(shuffled, n, n + t), t);
-            }
+            byte[] page = coreAndTail(values, n, t, s, rnd);
             byte[] former = formerLayout(page, s);
             byte[] read = FingerprintPage.fromStored(former, s);
             assertThat(HexFormat.of().formatHex(read))
@@ -398,13 +392,7 @@ class FingerprintPageTest {
                 continue;
             }
             TreeSet<Long> values = randomSet(rnd, n + t, s);
-            long[] shuffled = shuffled(values, rnd);
-            long[] core = Arrays.copyOf(shuffled, n);
-            Arrays.sort(core);
-            byte[] page = FingerprintPage.encode(core, 0, n, s);
-            if (t > 0) {
-                page = FingerprintPage.append(page, s, Arrays.copyOfRange(shuffled, n, n + t), t);
-            }
+            byte[] page = coreAndTail(values, n, t, s, rnd);
             for (int after : new int[] {0, 3, 16}) {
                 byte[] arena = new byte[5 + page.length + after];
                 Arrays.fill(arena, (byte) 0xFF);
@@ -426,6 +414,21 @@ class FingerprintPageTest {
                 assertThat(FingerprintPage.contains(page, s, v)).isTrue();
             }
         }
+    }
+
+    /**
+     * A page of {@code values} in random order: the first {@code n} encoded as its core, the other
+     * {@code t} appended to its tail.
+     */
+    private static byte[] coreAndTail(
+            TreeSet<Long> values, int n, int t, int s, SplittableRandom rnd) {
+        long[] shuffled = shuffled(values, rnd);
+        long[] core = Arrays.copyOf(shuffled, n);
+        Arrays.sort(core);
+        byte[] page = FingerprintPage.encode(core, 0, n, s);
+        return t == 0
+                ? page
+                : FingerprintPage.append(page, s, Arrays.copyOfRange(shuffled, n, n + t), t);
     }
 
     /** {@code page} as the layout before the thirty-eighth session wrote it. */
