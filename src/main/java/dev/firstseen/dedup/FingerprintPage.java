@@ -125,7 +125,7 @@ public final class FingerprintPage {
         int t = page[pos[0]] & TAIL_COUNT;
         long tailBit = (pos[0] + 1L) * 8;
         long tailEnd = tailBit + (long) t * s;
-        if (t != 0 && s <= 57 && ((tailEnd - 1) >>> 3) + 8 <= page.length) {
+        if (t != 0 && s != 0 && s <= 57 && ((tailEnd - 1) >>> 3) + 8 <= page.length) {
             // Each entry within one 8-byte load: no per-entry check of where it ends.
             long mask = (1L << s) - 1;
             for (long at = tailBit; at < tailEnd; at += s) {

@@ -416,6 +416,17 @@ class FingerprintPageTest {
         }
     }
 
+    /** Suffixes of no bits: the one value, 0, is in a page once it has an entry, tail or core. */
+    @Test
+    void aPageOfZeroBitSuffixesHoldsZeroOnceItHasAnEntry() {
+        byte[] empty = new byte[0];
+        assertThat(FingerprintPage.contains(empty, 0, 0)).isFalse();
+        byte[] tail = FingerprintPage.insert(empty, 0, 0);
+        assertThat(FingerprintPage.contains(tail, 0, 0)).isTrue();
+        assertThat(FingerprintPage.contains(FingerprintPage.encode(new long[] {0}, 0, 1, 0), 0, 0))
+                .isTrue();
+    }
+
     /**
      * A page of {@code values} in random order: the first {@code n} encoded as its core, the other
      * {@code t} appended to its tail.
