@@ -77,13 +77,13 @@ public final class FingerprintPage {
         if (stored.length == 0) {
             return EMPTY;
         }
+        if (!isFormerLayout(stored)) {
+            return stored.clone();
+        }
         int[] pos = {0};
         int n = readVarint(stored, pos);
         int at = pos[0];
         int t = stored[at] & 0xFF;
-        if ((t & HIGH_FIRST) != 0) {
-            return stored.clone();
-        }
         int tailEnd = at + 1 + bytes((long) t * s);
         int lower = bytes((long) n * lowBits(n, s));
         int upper = stored.length - tailEnd - lower;

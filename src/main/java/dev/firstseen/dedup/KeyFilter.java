@@ -984,18 +984,18 @@ final class KeyFilter {
             setSlot(slot, p);
         } else if (p == null) {
             byte[] stored = source.load(BlockedBloom.pageId(layer, index));
-            if (stored != null && meta.isFingerprints() && FingerprintPage.isFormerLayout(stored)) {
-                source.formerLayoutRead();
-            }
             // A copy: a heap state backend hands out its own object, which we must not mutate.
             // A fingerprint page written before the high parts came first is turned around.
-            p =
-                    stored == null
-                            ? ABSENT
-                            : meta.isFingerprints()
-                                    ? FingerprintPage.fromStored(
-                                            stored, meta.suffixBits(layer, index))
-                                    : stored.clone();
+            if (stored == null) {
+                p = ABSENT;
+            } else if (meta.isFingerprints()) {
+                if (FingerprintPage.isFormerLayout(stored)) {
+                    source.formerLayoutRead();
+                }
+                p = FingerprintPage.fromStored(stored, meta.suffixBits(layer, index));
+            } else {
+                p = stored.clone();
+            }
             setSlot(slot, p);
             bytes += p == ABSENT ? 0 : arrayBytes(p.length);
         }
