@@ -106,6 +106,11 @@ final class JobCpu {
         return Long.parseLong(f[11]) + Long.parseLong(f[12]);
     }
 
+    /** Nanoseconds of CPU the whole process used between {@code this} and {@code end}. */
+    long processNanosUntil(JobCpu end) {
+        return end.process - process;
+    }
+
     /** Nanoseconds of CPU the job's own threads used between {@code this} and {@code end}. */
     long jobNanosUntil(JobCpu end) {
         long longLived = 0;

@@ -11,6 +11,8 @@ import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.SourcePosition;
 import dev.firstseen.tools.CrawlStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -146,6 +148,8 @@ public final class SubtaskSimulation {
         Periodic periodic = new Periodic();
         long checkpointId = 0;
         SplittableRandom rnd = new SplittableRandom(1);
+        JobCpu cpuStart = JobCpu.now();
+        long threadStart = THREAD_CPU.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         long created = 0;
         long records = 0;
@@ -178,6 +182,8 @@ public final class SubtaskSimulation {
         }
         double feedSeconds =
                 (System.nanoTime() - start) / 1e9 - periodic.seconds - periodic.compactionWait;
+        long threadNanos = THREAD_CPU.getCurrentThreadCpuTime() - threadStart;
+        JobCpu cpuEnd = JobCpu.now();
         long emitted = counter(op, "firstSeen");
 
         long t0 = System.nanoTime();
@@ -219,6 +225,7 @@ public final class SubtaskSimulation {
                 state,
                 state / (double) urls,
                 snapshotSeconds);
+        printCpu(records, threadNanos, periodic.threadNanos, cpuStart, cpuEnd);
         if (every > 0) {
             periodic.print(every);
         }
@@ -259,6 +266,36 @@ public final class SubtaskSimulation {
                 reemitted);
     }
 
+    private static final ThreadMXBean THREAD_CPU = ManagementFactory.getThreadMXBean();
+
+    /**
+     * What the feed and its periodic checkpoints cost the whole JVM, a record: the feeding thread
+     * (the operator's: records, then checkpoints) and every other thread, RocksDB's flushes and
+     * compactions above all, which a job runs beside its records on the same cores. Comparing
+     * filters by the operator's records alone leaves out what a larger state costs in the
+     * background.
+     */
+    private static void printCpu(
+            long records, long threadNanos, long checkpointNanos, JobCpu from, JobCpu to) {
+        double process = from.processNanosUntil(to) / 1e3 / records;
+        double onRecords = (threadNanos - checkpointNanos) / 1e3 / records;
+        double onCheckpoints = checkpointNanos / 1e3 / records;
+        double jit = from.jitNanosUntil(to) / 1e3 / records;
+        double gc = from.gcNanosUntil(to) / 1e3 / records;
+        System.out.printf(
+                Locale.ROOT,
+                "CPU of this JVM over the feed and its checkpoints: %.2f µs a record = the"
+                        + " operator's thread %.2f on records + %.2f on periodic checkpoints +"
+                        + " other threads %.2f (RocksDB's flushes and compactions, state transfer;"
+                        + " %.2f of them the JIT, %.2f the collector)%n",
+                process,
+                onRecords,
+                onCheckpoints,
+                process - onRecords - onCheckpoints,
+                jit,
+                gc);
+    }
+
     /**
      * Stands for the checkpoint coordinator's: an incremental checkpoint refers to files an earlier
      * confirmed one uploaded by placeholders, which registering replaces with the real handles, so
@@ -272,6 +309,8 @@ public final class SubtaskSimulation {
         double seconds;
         /* Waits for the background compaction after a checkpoint, before the next one. */
         double compactionWait;
+        /* CPU of the feeding thread in the checkpoints' work (not in the waits). */
+        long threadNanos;
         final List<Double> durations = new ArrayList<>();
         // The part of each duration spent in notifyCheckpointComplete: with no record between the
         // snapshot and it, the whole writes after a checkpoint run there (a job runs them in the
@@ -309,6 +348,7 @@ public final class SubtaskSimulation {
             compactionWait += (System.nanoTime() - w) / 1e9;
             heapBefore = op.filterCacheBytes();
             before = op.filterCacheComposition();
+            long cpu0 = THREAD_CPU.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             h.prepareSnapshotPreBarrier(id);
             peak = Math.max(peak, op.filterFlushPeakBytes());
@@ -317,6 +357,7 @@ public final class SubtaskSimulation {
             long n0 = System.nanoTime();
             h.notifyOfCompletedCheckpoint(id);
             double d = (System.nanoTime() - t0) / 1e9;
+            threadNanos += THREAD_CPU.getCurrentThreadCpuTime() - cpu0;
             notifyDurations.add((System.nanoTime() - n0) / 1e9);
             heapAfter = op.filterCacheBytes();
             after = op.filterCacheComposition();

@@ -67,6 +67,29 @@ class SubtaskSimulationTest {
                 "Flink's default block compression");
     }
 
+    private static final Pattern CPU =
+            Pattern.compile(
+                    "^CPU of this JVM over the feed and its checkpoints: ([\\d.]+) µs a record ="
+                            + " the operator's thread ([\\d.]+) on records \\+ ([\\d.]+) on periodic"
+                            + " checkpoints \\+ other threads (-?[\\d.]+) ",
+                    Pattern.MULTILINE);
+
+    @Test
+    void theCpuAccountSplitsTheJvmsTimeBetweenTheOperatorAndTheOtherThreads() throws Exception {
+        String out = simulate();
+        Matcher m = CPU.matcher(out);
+        assertTrue(m.find(), out);
+        double all = Double.parseDouble(m.group(1));
+        double records = Double.parseDouble(m.group(2));
+        double checkpoints = Double.parseDouble(m.group(3));
+        double other = Double.parseDouble(m.group(4));
+        assertTrue(records > 0, out);
+        assertTrue(checkpoints > 0, "eight periodic checkpoints ran on the operator's thread");
+        // The process's CPU holds the operator thread's: the rest is never negative.
+        assertTrue(other >= 0, out);
+        assertEquals(all, records + checkpoints + other, 0.03, out);
+    }
+
     @Test
     void rocksDbOptionsOnTheCommandLineReachTheBackend() throws Exception {
         String out = simulate("--state.backend.rocksdb.compression.per.level", "ZSTD_COMPRESSION");
