@@ -988,10 +988,8 @@ final class KeyFilter {
             // A fingerprint page written before the high parts came first is turned around.
             if (stored == null) {
                 p = ABSENT;
-            } else if (meta.isFingerprints()) {
-                if (FingerprintPage.isFormerLayout(stored)) {
-                    source.formerLayoutRead();
-                }
+            } else if (meta.isFingerprints() && FingerprintPage.isFormerLayout(stored)) {
+                source.formerLayoutRead();
                 p = FingerprintPage.fromStored(stored, meta.suffixBits(layer, index));
             } else {
                 p = stored.clone();
