@@ -34,6 +34,20 @@ job_cp() {
     "$(cat "$ROOT/target/classpath.txt")"
 }
 
+# worktree_checkout DIR COMMIT: COMMIT checked out, detached, in the git worktree DIR (whatever was
+# there before removed first); exits with a message if git cannot. worktree_remove DIR undoes it.
+worktree_checkout() {
+  worktree_remove "$1"
+  git -C "$ROOT" worktree add --detach "$1" "$2" >/dev/null 2>"$1.log" \
+    || { log "could not check out $2 in $1:"; cat "$1.log" >&2; rm -f "$1.log"; exit 1; }
+  rm -f "$1.log"
+}
+
+worktree_remove() {
+  git -C "$ROOT" worktree remove --force "$1" 2>/dev/null || rm -rf "$1"
+  git -C "$ROOT" worktree prune
+}
+
 # run_tool MAIN ARGS...: a dev.firstseen.tools class; heap $TOOL_HEAP (default 512m).
 run_tool() {
   local main="$1"; shift
