@@ -1,5 +1,5 @@
 # How far the 2 M benchmark stream's 1% figure is from a filter that knows each key's final size.
-# Key sizes as in docs/filter-schedule-model-session19.py (CrawlStream's generator re-run in
+# Key sizes from docs/filter-schedule-model-session19.py (CrawlStream's generator re-run in
 # Python). For each key of N URLs, an "oracle" filter holds one sorted set of N prefixes in a
 # universe of N/p values, so its rate is exactly p; it is coded in pages of about 512 as approximate
 # mode's pages are. Printed: page bytes per URL at 1% and 1e-4 for
@@ -8,17 +8,12 @@
 # beside the chosen schedule's figure from the session-19 model (n0 512) and the measured one.
 # The difference between the oracle and the chosen schedule is what not knowing N costs (Pagh,
 # Segev, Wieder, FOCS 2013), the difference between Elias-Fano and the entropy what the code costs.
-import math, random, bisect
-random.seed(1)
-D=2000
-w=[1/(i+1) for i in range(D)]; s=sum(w); cdf=[]; a=0
-for x in w: a+=x/s; cdf.append(a)
-sets=[set() for _ in range(D)]
-for _ in range(int(2000000*0.98)):
-    d=min(bisect.bisect_left(cdf,random.random()),D-1)
-    if random.random()<0.5: sets[d].add(-1-random.randrange(20))
-    else: sets[d].add(int(random.random()**2*20000))
-sizes=[len(x) for x in sets if x]
+import math
+# The key sizes, from the nineteenth session's model (everything before its page code).
+src = open(__file__.replace("filter-oracle-model-session42.py", "filter-schedule-model-session19.py")).read()
+ns = {}
+exec(src.split("PAGE=512")[0], ns)
+sizes=[n for n in ns["sizes"] if n]
 PAGE=512
 def log2_binom(U,n):
     return (math.lgamma(U+1)-math.lgamma(n+1)-math.lgamma(U-n+1))/math.log(2)
