@@ -14,11 +14,12 @@ import org.openjdk.jmh.annotations.Setup;
 
 /**
  * Approximate mode's candidate structures for one key, as they grow: the compressed-fingerprint
- * filter (strategy 2), the scalable blocked Bloom filter it replaced, and Guava's BloomFilter sized
- * for the final count up front (the ideal a growing filter cannot reach). Each is filled with
- * {@code n} random fingerprints from nothing; the trial setup prints its bytes per URL and its rate
- * measured on 2,000,000 absent fingerprints, the benchmarks time a probe (half present, half
- * absent) and an insert of a new fingerprint into the full filter.
+ * filter (strategy 2), the scalable blocked Bloom filter it replaced, a chain of cuckoo tables
+ * grown on the same schedule ({@link CuckooChain}, a prototype), and Guava's BloomFilter sized for
+ * the final count up front (the ideal a growing filter cannot reach). Each is filled with {@code n}
+ * random fingerprints from nothing; the trial setup prints its bytes per URL and its rate measured
+ * on 2,000,000 absent fingerprints, the benchmarks time a probe (half present, half absent) and an
+ * insert of a new fingerprint into the full filter.
  *
  * <p>Run: {@code scripts/jmh FilterStructureBenchmark}
  */
@@ -35,13 +36,14 @@ public class FilterStructureBenchmark extends ThroughputBenchmark {
     @Param({"0.01", "0.0001"})
     double fpp;
 
-    @Param({"fingerprints", "bloom", "guava"})
+    @Param({"fingerprints", "bloom", "guava", "cuckoo"})
     String structure;
 
     private Fingerprint[] probes;
     private Fingerprint[] fresh;
     private StandaloneFilter filter;
     private BloomFilter<Fingerprint> guava;
+    private CuckooChain cuckoo;
     private int index;
     private int freshIndex;
 
@@ -64,6 +66,12 @@ public class FilterStructureBenchmark extends ThroughputBenchmark {
                 probes[i] = new Fingerprint(rnd.nextLong(), rnd.nextLong());
             }
         }
+        // No false negatives: every inserted fingerprint among the probes is found.
+        for (int i = 0; i < n && i < KEYS; i += 2) {
+            if (!contains(probes[i])) {
+                throw new IllegalStateException(structure + " lost an inserted fingerprint");
+            }
+        }
         int falsePositives = 0;
         int trials = 2_000_000;
         for (int i = 0; i < trials; i++) {
@@ -76,17 +84,23 @@ public class FilterStructureBenchmark extends ThroughputBenchmark {
             fresh[i] = new Fingerprint(rnd.nextLong(), rnd.nextLong());
         }
         String size =
-                guava != null
+                cuckoo != null
                         ? String.format(
                                 Locale.ROOT,
-                                "bits %.3f B/URL (sized for n up front)",
-                                guavaBits(n, fpp) / 8.0 / n)
-                        : String.format(
-                                Locale.ROOT,
-                                "pages %.3f B/URL, heap %.3f B/URL, %d layers or classes",
-                                (double) filter.pageBytes() / filter.count(),
-                                (double) filter.heapBytes() / filter.count(),
-                                filter.layers());
+                                "slots %.3f B/URL, %d tables",
+                                (double) cuckoo.bytes() / cuckoo.count(),
+                                cuckoo.layers())
+                        : guava != null
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "bits %.3f B/URL (sized for n up front)",
+                                        guavaBits(n, fpp) / 8.0 / n)
+                                : String.format(
+                                        Locale.ROOT,
+                                        "pages %.3f B/URL, heap %.3f B/URL, %d layers or classes",
+                                        (double) filter.pageBytes() / filter.count(),
+                                        (double) filter.heapBytes() / filter.count(),
+                                        filter.layers());
         System.out.printf(
                 Locale.ROOT,
                 "%n[candidate] %s n=%d fpp=%s: %s; measured rate %.2e (%d of %d)%n",
@@ -123,11 +137,22 @@ public class FilterStructureBenchmark extends ThroughputBenchmark {
                     filter.insert(fp);
                 }
             }
+            case "cuckoo" -> {
+                if (cuckoo == null) {
+                    cuckoo = new CuckooChain(128, fpp);
+                }
+                if (!cuckoo.mightContain(fp)) {
+                    cuckoo.insert(fp);
+                }
+            }
             default -> throw new IllegalArgumentException(structure);
         }
     }
 
     private boolean contains(Fingerprint fp) throws Exception {
+        if (cuckoo != null) {
+            return cuckoo.mightContain(fp);
+        }
         return guava != null ? guava.mightContain(fp) : filter.mightContain(fp);
     }
 
@@ -142,6 +167,10 @@ public class FilterStructureBenchmark extends ThroughputBenchmark {
         Fingerprint fp = fresh[freshIndex++ & MASK];
         if (guava != null) {
             return guava.put(fp);
+        }
+        if (cuckoo != null) {
+            cuckoo.insert(fp);
+            return true;
         }
         filter.insert(fp);
         return true;
