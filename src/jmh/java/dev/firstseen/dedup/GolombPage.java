@@ -12,10 +12,10 @@ import java.nio.ByteOrder;
  * costs about {@code log2(mean gap) + 1.5} bits a value, against Elias-Fano's {@code + 1.9 to 2}. A
  * lookup decodes from the start of the page, or, with restart points, from the first value of the
  * value range's {@code 2^r}-th part that holds it: each part's gaps start again from the part's
- * base, and the page stores where each part's bits begin (16 bits a part).
+ * base, and the page stores where each part's bits begin (16 bits a part, none for r = 0).
  *
  * <pre>
- *   2 bytes  n;  2 bytes  M, the Golomb parameter;  2^r · 2 bytes  each part's first bit
+ *   2 bytes  n;  2 bytes  M, the Golomb parameter;  for r &gt; 0, 2^r · 2 bytes  each part's first bit
  *   the gaps, least significant bit first
  * </pre>
  */
@@ -29,7 +29,7 @@ final class GolombPage {
     static byte[] encode(long[] sorted, int n, int s, int r) {
         int m = parameter(n, s);
         int parts = 1 << r;
-        int header = 4 + 2 * parts;
+        int header = header(r);
         int b = width(m);
         // Every gap's remainder (at most b bits) and stop bit, and all quotients' ones together
         // (at most the largest value over M, plus one a part for the restarts).
@@ -66,7 +66,7 @@ final class GolombPage {
         page[1] = (byte) (n >>> 8);
         page[2] = (byte) m;
         page[3] = (byte) (m >>> 8);
-        for (int part = 0; part < parts; part++) {
+        for (int part = 0; r > 0 && part < parts; part++) {
             page[4 + 2 * part] = (byte) starts[part];
             page[5 + 2 * part] = (byte) (starts[part] >>> 8);
         }
@@ -93,9 +93,9 @@ final class GolombPage {
         }
         int m = (page[2] & 0xFF) | (page[3] & 0xFF) << 8;
         int parts = 1 << r;
-        int header = 4 + 2 * parts;
+        int header = header(r);
         int part = (int) (v >>> (s - r));
-        long at = start(page, part);
+        long at = r == 0 ? 0 : start(page, part);
         long end = part + 1 < parts ? start(page, part + 1) : (long) (page.length - 8 - header) * 8;
         long prev = ((long) part << (s - r)) - 1;
         int b = width(m);
@@ -145,6 +145,10 @@ final class GolombPage {
         double p = Math.min(0.5, (double) n / Math.scalb(1.0, s));
         int m = (int) Math.ceil(Math.log(2 - p) / -Math.log1p(-p));
         return Math.max(1, Math.min(m, 0xFFFF));
+    }
+
+    private static int header(int r) {
+        return 4 + (r == 0 ? 0 : 2 << r);
     }
 
     private static long start(byte[] page, int part) {
