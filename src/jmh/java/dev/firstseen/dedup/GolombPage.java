@@ -1,8 +1,6 @@
 package dev.firstseen.dedup;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * A prototype page code for {@link PageCodeBenchmark}, not part of the job: a sorted set of
@@ -31,9 +29,12 @@ final class GolombPage {
         int parts = 1 << r;
         int header = header(r);
         int b = width(m);
-        // Every gap's remainder (at most b bits) and stop bit, and all quotients' ones together
-        // (at most the largest value over M, plus one a part for the restarts).
-        long[] bits = new long[(int) (((long) n * (b + 1) + (1L << s) / m + parts) / 64 + 2)];
+        // Room for every gap's remainder (at most b bits) and stop bit, all quotients' ones
+        // together (at most the largest value over M, plus one a part for the restarts), and 8
+        // bytes of slack so that FingerprintPage.read and write may load a whole long anywhere.
+        long room = (long) n * (b + 1) + (1L << s) / m + parts;
+        byte[] a = new byte[header + (int) ((room + 7) >>> 3) + 8];
+        long base = (long) header * 8;
         long at = 0;
         int[] starts = new int[parts];
         int i = 0;
@@ -45,12 +46,9 @@ final class GolombPage {
                 long d = sorted[i] - prev - 1;
                 prev = sorted[i];
                 long q = d / m;
-                long rem = d - q * m;
-                for (long k = 0; k < q; k++) {
-                    set(bits, at++);
-                }
+                at = ones(a, base + at, q) - base;
                 at++; // the quotient's stop bit, a zero
-                at = putRemainder(bits, at, m, rem);
+                at = putRemainder(a, base + at, m, d - q * m) - base;
             }
         }
         if (at >= 1 << 16 && r > 0) {
@@ -58,10 +56,8 @@ final class GolombPage {
         }
         // The last byte's unused bits are ones: a quotient that runs past the code's end, which a
         // lookup takes for the end.
-        for (long pad = at; (pad & 7) != 0; pad++) {
-            set(bits, pad);
-        }
-        byte[] page = new byte[header + (int) ((at + 7) >>> 3) + 8];
+        ones(a, base + at, -at & 7);
+        byte[] page = Arrays.copyOf(a, header + (int) ((at + 7) >>> 3) + 8);
         page[0] = (byte) n;
         page[1] = (byte) (n >>> 8);
         page[2] = (byte) m;
@@ -70,14 +66,20 @@ final class GolombPage {
             page[4 + 2 * part] = (byte) starts[part];
             page[5 + 2 * part] = (byte) (starts[part] >>> 8);
         }
-        for (long bit = 0; bit < ((at + 7) & ~7L); bit++) {
-            if ((bits[(int) (bit >>> 6)] >>> (bit & 63) & 1) != 0) {
-                page[header + (int) (bit >>> 3)] |= (byte) (1 << (bit & 7));
-            }
-        }
         // The last 8 bytes are slack so that a lookup may read a whole long anywhere in the code;
         // bytes() leaves them out of the size the benchmark reports.
         return page;
+    }
+
+    /** {@code q} one bits from bit {@code pos} on; returns the position after them. */
+    private static long ones(byte[] a, long pos, long q) {
+        while (q > 0) {
+            int k = (int) Math.min(q, 57);
+            FingerprintPage.write(a, pos, k, (1L << k) - 1);
+            pos += k;
+            q -= k;
+        }
+        return pos;
     }
 
     /** Bytes the page would take without the lookup's slack. */
@@ -105,7 +107,6 @@ final class GolombPage {
             // The quotient: ones up to the next zero, a word at a time.
             long q = 0;
             while (true) {
-                // word() gives at least 57 bits; the zeros shifted in above them are not code.
                 long w = ~word(page, base + at) & WORD_BITS;
                 if (w != 0) {
                     int z = Long.numberOfTrailingZeros(w);
@@ -155,13 +156,10 @@ final class GolombPage {
         return (page[4 + 2 * part] & 0xFF) | (page[5 + 2 * part] & 0xFF) << 8;
     }
 
-    /** At least 57 bits from {@code bit} on, least significant first: one 8-byte load. */
+    /** 57 bits from {@code bit} on, least significant first. */
     private static long word(byte[] page, long bit) {
-        return (long) LONGS.get(page, (int) (bit >>> 3)) >>> (bit & 7);
+        return FingerprintPage.read(page, bit, 57);
     }
-
-    private static final VarHandle LONGS =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /*
      * Truncated binary with b bits: a remainder below the cutoff in b - 1 bits, else remainder +
@@ -169,35 +167,23 @@ final class GolombPage {
      * two cases apart. The page is read least significant bit first, so the writer stores the
      * bits reversed and the reader reverses them back.
      */
-    private static long putRemainder(long[] bits, long at, int m, long rem) {
+    private static long putRemainder(byte[] a, long pos, int m, long rem) {
         int b = width(m);
         if (b == 0) {
-            return at;
+            return pos;
         }
         long cutoff = (1L << b) - m;
-        if (rem < cutoff) {
-            return putMsbFirst(bits, at, rem, b - 1);
+        int w = rem < cutoff ? b - 1 : b;
+        long x = rem < cutoff ? rem : rem + cutoff;
+        if (w > 0) {
+            FingerprintPage.write(a, pos, w, reverse(x, w));
         }
-        return putMsbFirst(bits, at, rem + cutoff, b);
-    }
-
-    private static long putMsbFirst(long[] bits, long at, long x, int w) {
-        for (int k = w - 1; k >= 0; k--) {
-            if ((x >>> k & 1) != 0) {
-                set(bits, at);
-            }
-            at++;
-        }
-        return at;
+        return pos + w;
     }
 
     /** The low {@code w} (1 to 63) bits of {@code x} in reverse order. */
     private static long reverse(long x, int w) {
         return Long.reverse(x) >>> (64 - w);
-    }
-
-    private static void set(long[] bits, long at) {
-        bits[(int) (at >>> 6)] |= 1L << (at & 63);
     }
 
     /** Bits of a remainder's long form: ceil(log2 m). */
