@@ -28,8 +28,8 @@ import java.util.Arrays;
  * so both are read and only this one is written. A lookup reads the header, then the high parts
  * (where they start follows from the header), then one low part (which one follows from the high
  * parts): with the high parts right after the tail the first two reads share a cache line or
- * neighbouring ones, where before they were a page apart (README, *Approximate mode's filter*, High
- * parts first).
+ * neighbouring ones, where before they were a page apart (docs/approximate-filter-cpu-and-heap.md,
+ * High parts first).
  */
 public final class FingerprintPage {
     private FingerprintPage() {}
@@ -114,7 +114,8 @@ public final class FingerprintPage {
      * Where {@code u} is: {@code -1 - i} for tail entry i, {@code i} for core entry i, {@link
      * #NOT_FOUND} if absent. The tail is scanned first: its bytes follow the header, and its scan
      * overlaps the wait for the high parts when the page is not in the CPU's caches (core first was
-     * about a fifth slower on pages beyond them, README, *Approximate mode's filter*).
+     * about a fifth slower on pages beyond them, docs/approximate-filter-cpu-and-heap.md, Tail
+     * entries in one load).
      */
     private static long find(byte[] page, int from, int to, int s, long u) {
         if (to == from) {

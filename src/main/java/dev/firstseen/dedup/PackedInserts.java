@@ -33,7 +33,8 @@ final class PackedInserts {
      * slots: with a checkpoint every 2 s on the 2 M stream, where every key is packed at each
      * checkpoint and then holds new URLs, a profile put about 1,950 of approximate mode's 25,955
      * dedup samples into walking, placing and back-shifting that table, about a quarter of what
-     * it spent over the Bloom chain (thirty-sixth session, README, Packed keys).
+     * it spent over the Bloom chain (thirty-sixth session, docs/approximate-filter-cpu-and-heap.md,
+     * Held URLs by key).
      *
      * Here a key is one slot of a table of keys (its position, its count, and either its one URL
      * or the offset of its chunk: 10 bytes, at most four fifths full, so a lookup ends after a few
