@@ -214,21 +214,29 @@ public final class LocalRun {
                         "  L1 recent-cache hits   %,12d  %s of duplicates%n",
                         l1,
                         pct(l1, dup)));
+        // The layers' counters keep the names of the entries store's Bloom filter (README,
+        // Metrics); the lines say what they count with every store and filter.
         sb.append(
                 String.format(
-                        Locale.ROOT, "  L2 definitely new      %,12d  (no RocksDB read)%n", l2New));
-        sb.append(String.format(Locale.ROOT, "  L2 maybe               %,12d%n", l2Maybe));
+                        Locale.ROOT, "  L2 filter said new     %,12d  (no RocksDB read)%n", l2New));
         sb.append(
                 String.format(
                         Locale.ROOT,
-                        "  L3 RocksDB reads       %,12d  %s of first-seen URLs were caught Bloom false positives (%,d)%n",
+                        "  L2 filter said seen    %,12d  (with the entries store a Bloom maybe; otherwise"
+                                + " dropped as seen)%n",
+                        l2Maybe));
+        sb.append(
+                String.format(
+                        Locale.ROOT,
+                        "  L3 exact-store reads   %,12d  (Bloom false positives caught: %,d of the"
+                                + " %,d first-seen URLs)%n",
                         l3,
-                        pct(fp, first),
-                        fp));
+                        fp,
+                        first));
         sb.append(
                 String.format(
                         Locale.ROOT,
-                        "  Bloom pages flushed    %,12d   loaded %,d%n",
+                        "  filter pages written   %,12d   loaded %,d%n",
                         get(acc, FirstSeenMetrics.PAGES_FLUSHED),
                         get(acc, FirstSeenMetrics.PAGES_LOADED)));
         long forced = get(acc, FirstSeenMetrics.OPS_FORCED);
