@@ -16,7 +16,8 @@ import org.openjdk.jmh.annotations.Setup;
  * the tail full and merges it into the core (one insert in 17); {@code append}: an insert into a
  * tail with room; {@code probe}: a lookup of a value absent from the page. Pages and values are
  * drawn once with a fixed seed; each call takes the next of 1,024 pages, so the pages do not stay
- * in the first-level cache.
+ * in the first-level cache. {@code toStored} and {@code fromStored}: a page with a half-full tail
+ * coded as approximate mode writes it to keyed state, and read back (forty-fourth session).
  *
  * <p>Run: {@code scripts/jmh FingerprintPageBenchmark}
  */
@@ -36,6 +37,7 @@ public class FingerprintPageBenchmark extends ThroughputBenchmark {
     private byte[][] full; // core of entries, tail of TAIL_MAX
     private byte[][] roomy; // core of entries, tail of TAIL_MAX / 2
     private long[] absent;
+    private byte[][] stored; // roomy pages Rice-coded, as keyed state holds them
     private int i;
 
     @Setup(Level.Trial)
@@ -71,6 +73,10 @@ public class FingerprintPageBenchmark extends ThroughputBenchmark {
             full[p] = page;
             absent[p] = all[all.length - 1];
         }
+        stored = new byte[PAGES][];
+        for (int p = 0; p < PAGES; p++) {
+            stored[p] = FingerprintPage.toStored(roomy[p], bits);
+        }
     }
 
     @Benchmark
@@ -89,5 +95,17 @@ public class FingerprintPageBenchmark extends ThroughputBenchmark {
     public boolean probe() {
         int p = i++ & (PAGES - 1);
         return FingerprintPage.contains(full[p], bits, absent[p]);
+    }
+
+    /** A page with a half-full tail as approximate mode writes it to keyed state. */
+    @Benchmark
+    public byte[] toStored() {
+        return FingerprintPage.toStored(roomy[i++ & (PAGES - 1)], bits);
+    }
+
+    /** The same page read back from keyed state, as a key's load does. */
+    @Benchmark
+    public byte[] fromStored() {
+        return FingerprintPage.fromStored(stored[i++ & (PAGES - 1)], bits);
     }
 }

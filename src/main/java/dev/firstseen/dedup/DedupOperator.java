@@ -820,8 +820,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             if (f.journaled() > 0) {
                 journal.clear();
             }
-            // A copy: a heap state backend keeps the object, and we go on changing ours.
-            f.drainDirty((id, page) -> pages.put(id, page.clone()));
+            // A copy, Rice-coded in approximate mode: what state needs, read only at a load.
+            f.drainDirty((id, page) -> pages.put(id, f.stored(id, page)));
             f.wroteWhole(config.pageJournalShare() > 0);
             metrics.pagesFlushed.inc(n);
             pagesWrittenSinceCompaction |= n > 0;

@@ -985,11 +985,14 @@ final class KeyFilter {
         } else if (p == null) {
             byte[] stored = source.load(BlockedBloom.pageId(layer, index));
             // A copy: a heap state backend hands out its own object, which we must not mutate.
-            // A fingerprint page written before the high parts came first is turned around.
+            // A fingerprint page stored Rice-coded is decoded, one written before the high parts
+            // came first is turned around.
             if (stored == null) {
                 p = ABSENT;
-            } else if (meta.isFingerprints() && FingerprintPage.isFormerLayout(stored)) {
-                source.formerLayoutRead();
+            } else if (meta.isFingerprints()) {
+                if (FingerprintPage.isFormerLayout(stored)) {
+                    source.formerLayoutRead();
+                }
                 p = FingerprintPage.fromStored(stored, meta.suffixBits(layer, index));
             } else {
                 p = stored.clone();
@@ -1084,6 +1087,20 @@ final class KeyFilter {
     /** A layer's page count; the newest layer owns the rest of the table. */
     private int pageCountOrRoom(int layer) {
         return layer == meta.layerCount() - 1 ? Integer.MAX_VALUE / 2 : pageCount(layer);
+    }
+
+    /**
+     * What keyed state gets for page {@code pageId} ({@link #drainDirty}), {@code page} being its
+     * bytes on the heap: approximate mode's fingerprint pages Rice-coded ({@link
+     * FingerprintPage#toStored}), any other page a copy (a heap state backend keeps the object, and
+     * this filter goes on changing its own).
+     */
+    byte[] stored(int pageId, byte[] page) {
+        if (meta.isFingerprints() && !meta.isExactFingerprints()) {
+            return FingerprintPage.toStored(
+                    page, meta.suffixBits(pageId >>> 24, pageId & 0xFFFFFF));
+        }
+        return page.clone();
     }
 
     /** Receives a dirty page. */

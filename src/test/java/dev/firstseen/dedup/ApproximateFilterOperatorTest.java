@@ -73,10 +73,11 @@ class ApproximateFilterOperatorTest {
     }
 
     /**
-     * Fingerprint pages written before the thirty-eighth session had their low bits before their
-     * high parts. State in RocksDB whose pages are all in that layout (turned around in place here,
-     * with each key's stored metadata) restores: no URL seen before comes out again, and new URLs
-     * of the same keys come out once, their pages written in today's layout.
+     * Approximate mode stores its pages Rice-coded (since the forty-fourth session): every page in
+     * RocksDB after a checkpoint is. Fingerprint pages written before the thirty-eighth session had
+     * their low bits before their high parts. State in RocksDB whose pages are all in that layout
+     * (turned around in place here, with each key's stored metadata) restores: no URL seen before
+     * comes out again, and new URLs of the same keys come out once, their pages written Rice-coded.
      */
     @Test
     void pagesStoredInTheFormerLayoutAreReadAfterARestore() throws Exception {
@@ -105,8 +106,10 @@ class ApproximateFilterOperatorTest {
             for (Map.Entry<Integer, byte[]> e : stored) {
                 int id = e.getKey();
                 if (e.getValue().length > 0) {
+                    assertThat(FingerprintPage.isStoredRice(e.getValue())).isTrue();
                     int s = meta.suffixBits(id >>> 24, id & 0xFFFFFF);
-                    pages.put(id, FingerprintPageTest.formerLayout(e.getValue(), s));
+                    byte[] heapLayout = FingerprintPage.fromStored(e.getValue(), s);
+                    pages.put(id, FingerprintPageTest.formerLayout(heapLayout, s));
                     turned++;
                 }
             }
