@@ -153,45 +153,70 @@ public final class FingerprintPage {
         }
         long[] v = decode(page, s);
         int n = v.length;
-        // The parameter that takes the fewest bits: the mean gap's log2 or one either side.
+        // The parameter that takes the fewest bits: the mean gap's log2 or one either side (the
+        // first of equals).
         long mean = v[n - 1] / n;
         int guess = mean == 0 ? 0 : 63 - Long.numberOfLeadingZeros(mean);
-        int lo = Math.max(0, guess - 1);
-        int hi = Math.min(63, guess + 1);
-        long[] quotients = new long[hi - lo + 1];
+        int lo = Math.min(61, Math.max(0, guess - 1));
+        long q0 = 0;
+        long q1 = 0;
+        long q2 = 0;
         long prev = 0;
         for (long x : v) {
             long gap = x - prev;
             prev = x;
-            for (int k = lo; k <= hi; k++) {
-                quotients[k - lo] += gap >>> k;
-            }
+            q0 += gap >>> lo;
+            q1 += gap >>> (lo + 1);
+            q2 += gap >>> (lo + 2);
         }
-        int k = lo;
-        long bits = Long.MAX_VALUE;
-        for (int c = lo; c <= hi; c++) {
-            long b = (long) n * (c + 1) + quotients[c - lo];
-            if (b < bits) {
-                bits = b;
-                k = c;
-            }
-        }
+        long b0 = (long) n * (lo + 1) + q0;
+        long b1 = (long) n * (lo + 2) + q1;
+        long b2 = (long) n * (lo + 3) + q2;
+        int k = b0 <= b1 && b0 <= b2 ? lo : b1 <= b2 ? lo + 1 : lo + 2;
+        long bits = Math.min(b0, Math.min(b1, b2));
         int header = varintBytes(n) + 2;
         byte[] p = new byte[header + bytes(bits)];
         int[] pos = {0};
         writeVarint(p, pos, n);
         p[pos[0]] = (byte) (HIGH_FIRST | STORED_RICE);
         p[pos[0] + 1] = (byte) k;
+        // Bits gather in a long, written eight bytes at a time: a whole write after a checkpoint
+        // codes every page of the key.
         long lowMask = (1L << k) - 1; // k = 63: every bit a non-negative long has
-        long at = (long) header * 8;
+        int out = header;
+        long acc = 0;
+        int fill = 0;
         prev = 0;
         for (long x : v) {
             long gap = x - prev;
             prev = x;
-            at += gap >>> k;
-            write(p, at++, 1, 1);
-            write(p, at, k, gap & lowMask);
-            at += k;
+            for (long q = gap >>> k; q > 0; ) { // the quotient's zeros
+                long take = Math.min(q, 64 - fill);
+                fill += (int) take;
+                q -= take;
+                if (fill == 64) {
+                    LONGS.set(p, out, acc);
+                    out += 8;
+                    acc = 0;
+                    fill = 0;
+                }
+            }
+            // A one, then the low k bits: k + 1 bits, at most 64.
+            long code = 1 | (gap & lowMask) << 1;
+            int w = k + 1;
+            acc |= code << fill;
+            if (fill + w >= 64) {
+                LONGS.set(p, out, acc);
+                out += 8;
+                int done = 64 - fill; // 1 to 64 of the code's bits went out
+                acc = done == 64 ? 0 : code >>> done;
+                fill = fill + w - 64;
+            } else {
+                fill += w;
+            }
+        }
+        for (; fill > 0; fill -= 8, acc >>>= 8) {
+            p[out++] = (byte) acc;
         }
         return p;
     }
