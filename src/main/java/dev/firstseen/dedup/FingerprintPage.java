@@ -151,43 +151,45 @@ public final class FingerprintPage {
         if (page.length == 0) {
             return EMPTY;
         }
-        long[] v = decode(page, s);
-        int n = v.length;
-        // The parameter that takes the fewest bits: the mean gap's log2 or one either side (the
-        // first of equals).
-        long mean = v[n - 1] / n;
-        int guess = mean == 0 ? 0 : 63 - Long.numberOfLeadingZeros(mean);
-        int lo = Math.min(61, Math.max(0, guess - 1));
-        long q0 = 0;
-        long q1 = 0;
-        long q2 = 0;
-        long prev = 0;
-        for (long x : v) {
-            long gap = x - prev;
-            prev = x;
-            q0 += gap >>> lo;
-            q1 += gap >>> (lo + 1);
-            q2 += gap >>> (lo + 2);
-        }
-        long b0 = (long) n * (lo + 1) + q0;
-        long b1 = (long) n * (lo + 2) + q1;
-        long b2 = (long) n * (lo + 3) + q2;
-        int k = b0 <= b1 && b0 <= b2 ? lo : b1 <= b2 ? lo + 1 : lo + 2;
-        long bits = Math.min(b0, Math.min(b1, b2));
-        int header = varintBytes(n) + 2;
-        byte[] p = new byte[header + bytes(bits)];
         int[] pos = {0};
+        int c = readVarint(page, pos);
+        int t = page[pos[0]] & TAIL_COUNT;
+        int n = c + t;
+        long[] tail = tail(page, pos[0] + 1, t, s, 0);
+        Arrays.sort(tail);
+        Core core = new Core(page, pos[0] + 1, c, t, s);
+        long max = Math.max(t == 0 ? 0 : tail[t - 1], c == 0 ? 0 : core.last());
+        int k = riceParameter(n, max);
+        // The quotients sum to at most the largest value's, so this many bits are enough; the
+        // page is cut to what the gaps took.
+        long bound = (long) n * (k + 1) + (max >>> k);
+        int header = varintBytes(n) + 2;
+        byte[] p = new byte[header + bytes(bound)];
+        pos[0] = 0;
         writeVarint(p, pos, n);
         p[pos[0]] = (byte) (HIGH_FIRST | STORED_RICE);
         p[pos[0] + 1] = (byte) k;
-        // Bits gather in a long, written eight bytes at a time: a whole write after a checkpoint
-        // codes every page of the key.
+        // The core's entries and the sorted tail merged as they are read, and the bits gathered
+        // in a long, written eight bytes at a time: a whole write after a checkpoint codes every
+        // dirty page of its key, which for a small key is most checkpoints.
         long lowMask = (1L << k) - 1; // k = 63: every bit a non-negative long has
         int out = header;
         long acc = 0;
         int fill = 0;
-        prev = 0;
-        for (long x : v) {
+        long prev = 0;
+        int read = 0; // core entries read
+        int j = 0; // tail entries taken
+        long next = c == 0 ? 0 : core.next();
+        for (int i = 0; i < n; i++) {
+            long x;
+            if (read < c && (j == t || next <= tail[j])) {
+                x = next;
+                if (++read < c) {
+                    next = core.next();
+                }
+            } else {
+                x = tail[j++];
+            }
             long gap = x - prev;
             prev = x;
             for (long q = gap >>> k; q > 0; ) { // the quotient's zeros
@@ -218,7 +220,28 @@ public final class FingerprintPage {
         for (; fill > 0; fill -= 8, acc >>>= 8) {
             p[out++] = (byte) acc;
         }
-        return p;
+        return out == p.length ? p : Arrays.copyOf(p, out);
+    }
+
+    /**
+     * The Rice parameter for {@code n} values up to {@code max}: of the mean gap's log2 and one
+     * either side, the one whose bits {@code n (k + 1) + (max >>> k)} (the quotients' sum taken at
+     * its bound) are fewest, the first of equals. A choice of the encoder, not of the format: the
+     * page stores its parameter.
+     */
+    private static int riceParameter(int n, long max) {
+        long mean = max / n;
+        int guess = mean == 0 ? 0 : 63 - Long.numberOfLeadingZeros(mean);
+        int best = 0;
+        long fewest = Long.MAX_VALUE;
+        for (int k = Math.max(0, guess - 1); k <= Math.min(63, guess + 1); k++) {
+            long bits = (long) n * (k + 1) + (max >>> k);
+            if (bits < fewest) {
+                fewest = bits;
+                best = k;
+            }
+        }
+        return best;
     }
 
     /** The values of a page {@link #toStored} wrote, ascending, checked to be {@code s}-bit. */
