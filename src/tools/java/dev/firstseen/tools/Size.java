@@ -169,14 +169,15 @@ public final class Size {
             return smallKeys(
                     f,
                     new Figure(
-                            2.99,
-                            "docs/simulate-subtask-10m-fpp1e-4-journal-fixes-session33.txt:"
-                                    + " largest checkpoint 28,434,921 B at 9.5 M URLs, 100,000"
-                                    + " keys of 100 URLs on average, a checkpoint every 1 M"
-                                    + " records, the defaults since the thirty-third session, the"
-                                    + " larger of two runs (2.88 with a checkpoint every 100,000"
-                                    + " records; 3.45 with the thirty-first session's defaults,"
-                                    + " 3.75 before the compaction after checkpoints,"
+                            2.90,
+                            "docs/simulate-subtask-stored-rice-session44.txt: largest"
+                                    + " checkpoint 27,512,505 B at 9.5 M URLs, 100,000 keys of 100"
+                                    + " URLs on average, a checkpoint every 1 M records, pages"
+                                    + " stored Rice-coded, the largest of five runs (2.99 stored as"
+                                    + " on the heap,"
+                                    + " docs/simulate-subtask-10m-fpp1e-4-journal-fixes-session33.txt;"
+                                    + " 3.45 with the thirty-first session's defaults, 3.75 before"
+                                    + " the compaction after checkpoints,"
                                     + " docs/simulate-subtask-10m-fpp1e-4-heap-session23.txt)"),
                     new Figure(
                             2.51,
@@ -272,13 +273,14 @@ public final class Size {
                                     + " URL of the last 10 M in three runs (1.77 and 1.64 in the"
                                     + " other two)"),
                     new Figure(
-                            1.58,
-                            "docs/scale-50m-approximate-journal-fixes-session33.txt: largest"
-                                    + " checkpoint while the input flowed 76,482,950 B at about"
-                                    + " 48.4 M URLs with the defaults since the thirty-third"
-                                    + " session (1.59 with a journal share of 0.1 and 1.61 with"
-                                    + " 0.25 in the same file; 1.86 before the compaction after"
-                                    + " checkpoints, "
+                            1.51,
+                            "docs/scale-50m-approximate-stored-rice-session44.txt: largest"
+                                    + " checkpoint while the input flowed 73,473,650 B at about"
+                                    + " 48.7 M URLs, pages stored Rice-coded (1.49 with"
+                                    + " dedup.approximate.page-entries 1024 in the same file;"
+                                    + " 1.58 stored as on the heap,"
+                                    + " docs/scale-50m-approximate-journal-fixes-session33.txt;"
+                                    + " 1.86 before the compaction after checkpoints, "
                                     + run
                                     + ")"),
                     new Figure(1.46, run + ": filter pages 1.46 B/URL at 50 M in all three runs"),
@@ -303,13 +305,13 @@ public final class Size {
                                     + " (2.40 and 2.38 in the other two; 2.52-3.73 with 128 in"
                                     + " the thirteenth session)"),
                     new Figure(
-                            2.35,
-                            "docs/scale-50m-approximate-journal-fixes-session33.txt: largest"
-                                    + " checkpoint while the input flowed 112,089,863 B at about"
-                                    + " 47.8 M URLs with the defaults since the thirty-third"
-                                    + " session (2.35 with a journal share of 0.1 and 2.38 with"
-                                    + " 0.25 in the same file; 2.67 before the compaction after"
-                                    + " checkpoints,"
+                            2.27,
+                            "docs/scale-50m-approximate-stored-rice-session44.txt: largest"
+                                    + " checkpoint while the input flowed 109,327,751 B at about"
+                                    + " 48.1 M URLs, pages stored Rice-coded (2.35 stored as on"
+                                    + " the heap,"
+                                    + " docs/scale-50m-approximate-journal-fixes-session33.txt;"
+                                    + " 2.67 before the compaction after checkpoints,"
                                     + " docs/scale-50m-approximate-fpp1e-4-session22.txt)"),
                     new Figure(
                             2.22,
