@@ -480,6 +480,22 @@ public final class FirstSeenOptions {
                                     + " the seen-set, several times larger). Ignored on other"
                                     + " state backends.");
 
+    public static final ConfigOption<MemorySize> ROCKSDB_MAX_MANIFEST_SIZE =
+            ConfigOptions.key("dedup.rocksdb.max-manifest-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("64kb"))
+                    .withDescription(
+                            "Size past which RocksDB starts a new MANIFEST (its log of which files"
+                                    + " the database holds) that records only the files live"
+                                    + " now. Every checkpoint carries the whole MANIFEST, and"
+                                    + " every flush and compaction adds to it (about 1.1 KB a"
+                                    + " checkpoint in approximate mode), so with RocksDB's own"
+                                    + " limit of 1 GiB a long-running job's checkpoints would"
+                                    + " grow by that much per subtask whatever its state. At"
+                                    + " least 4 KB. Applied through"
+                                    + " dev.firstseen.config.SeenSetRocksDBOptions, as"
+                                    + " dedup.rocksdb.level0-compaction-trigger is.");
+
     public static final ConfigOption<Boolean> METRICS_ACCUMULATORS =
             ConfigOptions.key("metrics.accumulators")
                     .booleanType()
@@ -538,5 +554,6 @@ public final class FirstSeenOptions {
                     ROCKSDB_LEVEL0_COMPACTION_TRIGGER,
                     ROCKSDB_COMPACT_BEFORE_CHECKPOINT,
                     ROCKSDB_COMPACT_AFTER_CHECKPOINT,
+                    ROCKSDB_MAX_MANIFEST_SIZE,
                     METRICS_ACCUMULATORS);
 }

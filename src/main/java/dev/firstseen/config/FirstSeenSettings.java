@@ -315,7 +315,16 @@ public final class FirstSeenSettings {
                     "'dedup.rocksdb.level0-compaction-trigger' must be between 0 (RocksDB's"
                             + " default) and 64 level-0 files; 1 keeps checkpoints smallest");
         }
+        if (conf.get(ROCKSDB_MAX_MANIFEST_SIZE).getBytes() < MIN_MANIFEST_SIZE) {
+            problems.add(
+                    "'dedup.rocksdb.max-manifest-size' must be at least 4 kb: a new MANIFEST"
+                            + " lists every live file (1 to 2 KB for a small state), and RocksDB"
+                            + " would start one at every flush if that were over the limit");
+        }
     }
+
+    /** The least {@code dedup.rocksdb.max-manifest-size} accepted. */
+    static final long MIN_MANIFEST_SIZE = 4096;
 
     /** The Kafka producer's default {@code max.request.size}: the largest record it sends. */
     static final long DEFAULT_MAX_REQUEST_SIZE = 1_048_576;

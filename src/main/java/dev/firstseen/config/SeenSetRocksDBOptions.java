@@ -12,7 +12,8 @@ import org.rocksdb.DBOptions;
 /**
  * RocksDB options for the seen-set: compacts level 0 into level 1 after {@link
  * FirstSeenOptions#ROCKSDB_LEVEL0_COMPACTION_TRIGGER} flushes (default 1 in approximate mode and
- * with exact mode's fingerprint pages) instead of RocksDB's 4. The job names this class as {@code
+ * with exact mode's fingerprint pages) instead of RocksDB's 4, and starts a new MANIFEST past
+ * {@link FirstSeenOptions#ROCKSDB_MAX_MANIFEST_SIZE}. The job names this class as {@code
  * state.backend.rocksdb.options-factory} unless the configuration names another; Flink applies it
  * after its own {@code state.backend.rocksdb.*} options, and it changes nothing else.
  *
@@ -27,24 +28,37 @@ import org.rocksdb.DBOptions;
  * run checkpointed 20.4 bytes per URL either way and ran at 0.84× the rate with 1, so exact mode
  * with its entries keeps RocksDB's trigger unless told (README, "Checkpoints and compaction"). With
  * fingerprint pages ({@code dedup.exact.store: PAGES}) exact mode's state is rewritten pages too.
+ *
+ * <p>It also bounds the MANIFEST ({@link FirstSeenOptions#ROCKSDB_MAX_MANIFEST_SIZE}). RocksDB
+ * appends an edit to it at every flush and compaction and keeps it until it passes {@code
+ * max_manifest_file_size}, 1 GiB by default; a checkpoint copies it whole as the backend's private
+ * state, so a job that ran for weeks would carry a MANIFEST of up to that size per subtask in every
+ * checkpoint (460 KB after 399 checkpoints of the subtask simulation). Past the limit RocksDB
+ * starts a new MANIFEST that lists only the live files.
  */
 public final class SeenSetRocksDBOptions implements ConfigurableRocksDBOptionsFactory {
     private static final long serialVersionUID = 1L;
 
     private final int level0CompactionTrigger;
 
+    /** RocksDB's {@code max_manifest_file_size}, or 0 to leave RocksDB's own. */
+    private final long maxManifestBytes;
+
     /** Sets nothing until {@link #configure} gives it the job's configuration. */
     public SeenSetRocksDBOptions() {
-        this(0);
+        this(0, 0);
     }
 
-    private SeenSetRocksDBOptions(int level0CompactionTrigger) {
+    private SeenSetRocksDBOptions(int level0CompactionTrigger, long maxManifestBytes) {
         this.level0CompactionTrigger = level0CompactionTrigger;
+        this.maxManifestBytes = maxManifestBytes;
     }
 
     @Override
     public RocksDBOptionsFactory configure(ReadableConfig configuration) {
-        return new SeenSetRocksDBOptions(level0CompactionTrigger(configuration));
+        return new SeenSetRocksDBOptions(
+                level0CompactionTrigger(configuration),
+                configuration.get(FirstSeenOptions.ROCKSDB_MAX_MANIFEST_SIZE).getBytes());
     }
 
     /**
@@ -66,7 +80,7 @@ public final class SeenSetRocksDBOptions implements ConfigurableRocksDBOptionsFa
 
     @Override
     public DBOptions createDBOptions(DBOptions current, Collection<AutoCloseable> handlesToClose) {
-        return current;
+        return maxManifestBytes > 0 ? current.setMaxManifestFileSize(maxManifestBytes) : current;
     }
 
     @Override
@@ -82,6 +96,8 @@ public final class SeenSetRocksDBOptions implements ConfigurableRocksDBOptionsFa
     public String toString() {
         return "SeenSetRocksDBOptions{level0CompactionTrigger="
                 + (level0CompactionTrigger > 0 ? level0CompactionTrigger : "RocksDB's own")
+                + ", maxManifestFileSize="
+                + (maxManifestBytes > 0 ? maxManifestBytes : "RocksDB's own")
                 + "}";
     }
 }

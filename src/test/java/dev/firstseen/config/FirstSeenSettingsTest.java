@@ -282,6 +282,20 @@ class FirstSeenSettingsTest {
     }
 
     @Test
+    void refusesAManifestLimitRocksDbWouldRollOverAtEveryFlush() {
+        refused("--dedup.rocksdb.max-manifest-size", "1 kb")
+                .hasMessageContaining("'dedup.rocksdb.max-manifest-size' must be at least 4 kb");
+        assertThat(
+                        FirstSeenSettings.from(
+                                args(
+                                        "--kafka.bootstrap-servers",
+                                        "b:9092",
+                                        "--dedup.rocksdb.max-manifest-size",
+                                        "4 kb")))
+                .isNotNull();
+    }
+
+    @Test
     void refusesAFirstFilterLayerItCannotBuild() {
         // 2^32 URLs at 1e-9 would need a first layer of about 24 GB, more than 16 GiB: a Bloom
         // filter is what the entries store puts before its entries.
