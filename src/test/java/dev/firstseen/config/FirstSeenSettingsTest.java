@@ -222,7 +222,7 @@ class FirstSeenSettingsTest {
         DedupConfig defaults =
                 FirstSeenSettings.from(args("--kafka.bootstrap-servers", "b:9092")).dedupConfig();
         assertThat(defaults.exactPageEntries()).isEqualTo(128);
-        assertThat(defaults.approximatePageEntries()).isEqualTo(512);
+        assertThat(defaults.approximatePageEntries()).isEqualTo(1024);
         assertThat(
                         FirstSeenSettings.from(
                                         args(
