@@ -75,10 +75,10 @@ class SizeTest {
         String hundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 100_000_000, 4 * GIB);
-        // 2.90 B/URL checkpointed: 29.0 GB; pages 2.51: 25.1 GB; 35 B for each of 100 M keys
+        // 2.88 B/URL checkpointed: 28.8 GB; pages 2.51: 25.1 GB; 35 B for each of 100 M keys
         // (packed between checkpoints).
-        assertThat(hundred).contains("29.0 GB").contains("25.1 GB").contains("3.5 GB");
-        assertThat(hundred).contains("docs/simulate-subtask-stored-rice-session44.txt");
+        assertThat(hundred).contains("28.8 GB").contains("25.1 GB").contains("3.5 GB");
+        assertThat(hundred).contains("docs/simulate-subtask-page-entries-session45.txt");
         // (25.1 + 3.5) GB over 4 GiB slots is 7 slots.
         assertThat(hundred).contains("slots: 7 (heap 7");
         String fiveHundred =
@@ -90,7 +90,7 @@ class SizeTest {
         String exact =
                 tenBillion(DedupMode.EXACT, ExactStoreType.PAGES, 0.01, 100_000_000, 4 * GIB);
         assertThat(exact).contains("92.5 GB").contains("67.6 GB").contains("4.9 GB");
-        // Keys of 10,000 URLs keep the 50 M runs' figures (2.27 B/URL checkpointed).
+        // Keys of 10,000 URLs keep the 50 M runs' figures (2.25 B/URL checkpointed).
         assertThat(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 10_000))
                 .isEqualTo(Size.figures(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4));
     }
@@ -103,11 +103,11 @@ class SizeTest {
     void approximateModeAtOnePercent() {
         String large =
                 tenBillion(DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 0.01, 1_000_000, 4 * GIB);
-        // 2.42 B/URL on disk: 24.2 GB; 1.51 checkpointed: 15.1 GB; pages 1.46: 14.6 GB; 58 B for
+        // 2.42 B/URL on disk: 24.2 GB; 1.48 checkpointed: 14.8 GB; pages 1.46: 14.6 GB; 58 B for
         // each of 1 M keys: 58.0 MB.
         assertThat(large)
                 .contains("24.2 GB")
-                .contains("15.1 GB")
+                .contains("14.8 GB")
                 .contains("14.6 GB")
                 .contains("58.0 MB");
         assertThat(large).contains("docs/scale-50m-approximate-fpp1e-2-session23.txt");

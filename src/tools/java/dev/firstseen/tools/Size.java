@@ -169,12 +169,14 @@ public final class Size {
             return smallKeys(
                     f,
                     new Figure(
-                            2.90,
-                            "docs/simulate-subtask-stored-rice-session44.txt: largest"
-                                    + " checkpoint 27,512,505 B at 9.5 M URLs, 100,000 keys of 100"
+                            2.88,
+                            "docs/simulate-subtask-page-entries-session45.txt: largest"
+                                    + " checkpoint 27,349,652 B at 9.5 M URLs, 100,000 keys of 100"
                                     + " URLs on average, a checkpoint every 1 M records, pages"
-                                    + " stored Rice-coded, the largest of five runs (2.99 stored as"
-                                    + " on the heap,"
+                                    + " stored Rice-coded and split past 1024, the larger of two"
+                                    + " runs (2.90 split past 512,"
+                                    + " docs/simulate-subtask-stored-rice-session44.txt; 2.99 stored"
+                                    + " as on the heap,"
                                     + " docs/simulate-subtask-10m-fpp1e-4-journal-fixes-session33.txt;"
                                     + " 3.45 with the thirty-first session's defaults, 3.75 before"
                                     + " the compaction after checkpoints,"
@@ -273,11 +275,11 @@ public final class Size {
                                     + " URL of the last 10 M in three runs (1.77 and 1.64 in the"
                                     + " other two)"),
                     new Figure(
-                            1.51,
-                            "docs/scale-50m-approximate-stored-rice-session44.txt: largest"
-                                    + " checkpoint while the input flowed 73,473,650 B at about"
-                                    + " 48.7 M URLs, pages stored Rice-coded (1.49 with"
-                                    + " dedup.approximate.page-entries 1024 in the same file;"
+                            1.48,
+                            "docs/scale-50m-approximate-page-entries-session45.txt: largest"
+                                    + " checkpoint while the input flowed 70,749,515 B at about"
+                                    + " 47.8 M URLs, pages stored Rice-coded and split past 1024"
+                                    + " (1.51 split past 512 in the same file;"
                                     + " 1.58 stored as on the heap,"
                                     + " docs/scale-50m-approximate-journal-fixes-session33.txt;"
                                     + " 1.86 before the compaction after checkpoints, "
@@ -305,11 +307,12 @@ public final class Size {
                                     + " (2.40 and 2.38 in the other two; 2.52-3.73 with 128 in"
                                     + " the thirteenth session)"),
                     new Figure(
-                            2.27,
-                            "docs/scale-50m-approximate-stored-rice-session44.txt: largest"
-                                    + " checkpoint while the input flowed 109,327,751 B at about"
-                                    + " 48.1 M URLs, pages stored Rice-coded (2.35 stored as on"
-                                    + " the heap,"
+                            2.25,
+                            "docs/scale-50m-approximate-page-entries-session45.txt: largest"
+                                    + " checkpoint while the input flowed 105,367,570 B at about"
+                                    + " 46.9 M URLs, pages stored Rice-coded and split past 1024,"
+                                    + " the larger of two runs (2.27-2.28 split past 512 in the"
+                                    + " same file; 2.35 stored as on the heap,"
                                     + " docs/scale-50m-approximate-journal-fixes-session33.txt;"
                                     + " 2.67 before the compaction after checkpoints,"
                                     + " docs/scale-50m-approximate-fpp1e-4-session22.txt)"),
