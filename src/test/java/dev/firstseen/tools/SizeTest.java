@@ -75,16 +75,18 @@ class SizeTest {
         String hundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 100_000_000, 4 * GIB);
-        // 2.88 B/URL checkpointed: 28.8 GB; pages 2.51: 25.1 GB; 35 B for each of 100 M keys
+        // 2.88 B/URL checkpointed: 28.8 GB; pages 2.50: 25.0 GB; 35 B for each of 100 M keys
         // (packed between checkpoints).
-        assertThat(hundred).contains("28.8 GB").contains("25.1 GB").contains("3.5 GB");
+        assertThat(hundred).contains("28.8 GB").contains("25.0 GB").contains("3.5 GB");
         assertThat(hundred).contains("docs/simulate-subtask-page-entries-session45.txt");
-        // (25.1 + 3.5) GB over 4 GiB slots is 7 slots.
+        // (25.0 + 3.5) GB over 4 GiB slots is 7 slots.
         assertThat(hundred).contains("slots: 7 (heap 7");
         String fiveHundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 1e-4, 20_000_000, 4 * GIB);
-        assertThat(fiveHundred).contains("26.6 GB").contains("24.3 GB").contains("1.0 GB");
+        // 2.57 B/URL checkpointed, 2.42 of pages, 50 B for each of 20 M keys.
+        assertThat(fiveHundred).contains("25.7 GB").contains("24.2 GB").contains("1.0 GB");
+        assertThat(fiveHundred).contains("docs/simulate-subtask-size-rows-session46.txt");
         // Exact mode's pages with 100 URLs a key: 9.25 B/URL checkpointed, 6.76 of pages, 49 B a
         // key packed (the 200 M run's keys held 10,000 URLs, 2,346 B each).
         String exact =
@@ -116,15 +118,16 @@ class SizeTest {
         String hundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 0.01, 100_000_000, 4 * GIB);
-        // 2.12 B/URL checkpointed, 1.67 of pages, 34 B for each of 100 M keys: (16.7 + 3.4) GB
+        // 2.01 B/URL checkpointed, 1.66 of pages, 35 B for each of 100 M keys: (16.6 + 3.5) GB
         // is 5 slots.
-        assertThat(hundred).contains("21.2 GB").contains("16.7 GB").contains("3.4 GB");
-        assertThat(hundred).contains("docs/simulate-subtask-10m-fpp1e-2-session34.txt");
+        assertThat(hundred).contains("20.1 GB").contains("16.6 GB").contains("3.5 GB");
+        assertThat(hundred).contains("docs/simulate-subtask-size-rows-session46.txt");
         assertThat(hundred).contains("slots: 5 (heap 5");
         String fiveHundred =
                 tenBillion(
                         DedupMode.APPROXIMATE, ExactStoreType.ENTRIES, 0.01, 20_000_000, 4 * GIB);
-        assertThat(fiveHundred).contains("18.1 GB").contains("15.9 GB").contains("1.0 GB");
+        // 1.71 B/URL checkpointed, 1.58 of pages, 50 B for each of 20 M keys.
+        assertThat(fiveHundred).contains("17.1 GB").contains("15.8 GB").contains("1.0 GB");
     }
 
     @Test

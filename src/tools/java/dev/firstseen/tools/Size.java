@@ -121,48 +121,52 @@ public final class Size {
         }
         boolean hundred = urlsPerKey < 224; // sqrt(100 * 500)
         if (rate == 0.01) {
-            String sim = "docs/simulate-subtask-10m-fpp1e-2-session34.txt";
+            String sim = "docs/simulate-subtask-size-rows-session46.txt";
             return hundred
                     ? smallKeys(
                             f,
                             new Figure(
-                                    2.12,
+                                    2.01,
                                     sim
-                                            + ": largest checkpoint 20,175,704 B at 9.5 M URLs,"
+                                            + ": largest checkpoint 19,072,484 B at 9.5 M URLs,"
                                             + " 100,000 keys of 100 URLs on average, a checkpoint"
-                                            + " every 1 M records"),
+                                            + " every 1 M records, the larger of two runs (2.12"
+                                            + " before pages were stored Rice-coded and split past"
+                                            + " 1024, docs/simulate-subtask-10m-fpp1e-2-session34"
+                                            + ".txt)"),
                             new Figure(
-                                    1.67,
-                                    sim + ": filter pages 1.67 B/URL, 100,000 keys of 100 URLs"),
+                                    1.66,
+                                    sim + ": filter pages 1.66 B/URL, 100,000 keys of 100 URLs"),
                             new Figure(
-                                    34,
+                                    35,
                                     sim
-                                            + ": 100,000 cached keys, 99,868 of them packed, 0.34"
+                                            + ": 100,000 cached keys, 99,686 of them packed, 0.35"
                                             + " B/URL of per-key objects after a checkpoint (the"
-                                            + " most heap between two checkpoints: 4.27 B/URL at"
-                                            + " 100,000 records/s a subtask,"
-                                            + " docs/simulate-subtask-10m-small-keys-peak-session24"
-                                            + ".txt)"))
+                                            + " most heap between two checkpoints: 2.33 B/URL in"
+                                            + " the last interval and 2.92 in the last ten at"
+                                            + " 100,000 records/s a subtask)"))
                     : smallKeys(
                             f,
                             new Figure(
-                                    1.81,
+                                    1.71,
                                     sim
-                                            + ": largest checkpoint 17,154,969 B at 9.5 M URLs,"
+                                            + ": largest checkpoint 16,215,072 B at 9.5 M URLs,"
                                             + " 20,000 keys of 500 URLs on average, a checkpoint"
-                                            + " every 1 M records"),
+                                            + " every 1 M records, the larger of two runs (1.81"
+                                            + " before pages were stored Rice-coded and split past"
+                                            + " 1024, docs/simulate-subtask-10m-fpp1e-2-session34"
+                                            + ".txt)"),
                             new Figure(
-                                    1.59,
-                                    sim + ": filter pages 1.59 B/URL, 20,000 keys of 500 URLs"),
+                                    1.58,
+                                    sim + ": filter pages 1.58 B/URL, 20,000 keys of 500 URLs"),
                             new Figure(
                                     50,
                                     sim
-                                            + ": 20,000 cached keys, 19,847 of them packed, 0.10"
+                                            + ": 20,000 cached keys, 19,637 of them packed, 0.10"
                                             + " B/URL of per-key objects after a checkpoint (the"
-                                            + " most heap between two checkpoints: 2.67 B/URL at"
-                                            + " 100,000 records/s a subtask,"
-                                            + " docs/simulate-subtask-10m-small-keys-peak-session24"
-                                            + ".txt)"));
+                                            + " most heap between two checkpoints: 1.93 B/URL in"
+                                            + " the last interval and 2.18 in the last ten at"
+                                            + " 100,000 records/s a subtask)"));
         }
         String sim = "docs/simulate-subtask-10m-expected-urls-session22.txt";
         if (hundred) {
@@ -182,45 +186,55 @@ public final class Size {
                                     + " the compaction after checkpoints,"
                                     + " docs/simulate-subtask-10m-fpp1e-4-heap-session23.txt)"),
                     new Figure(
-                            2.51,
-                            sim
-                                    + ": filter pages 2.51 B/URL, 100,000 keys of 100 URLs, first"
-                                    + " class 512 (the same with 128)"),
+                            2.50,
+                            "docs/simulate-subtask-page-entries-session45.txt: filter pages 2.50"
+                                    + " B/URL, 100,000 keys of 100 URLs, pages split past 1024"
+                                    + " (2.51 past 512 in the same file; the same with a first"
+                                    + " class of 128, "
+                                    + sim
+                                    + ")"),
                     new Figure(
                             35,
-                            "docs/simulate-subtask-10m-fpp1e-4-chunks-session27.txt: 100,000"
-                                    + " cached keys, 99,885 of them packed, 0.35 B/URL of per-key"
-                                    + " objects after a checkpoint (0.40 in "
+                            "docs/simulate-subtask-page-entries-session45.txt: 100,000"
+                                    + " cached keys, 99,682 of them packed, 0.35 B/URL of per-key"
+                                    + " objects after a checkpoint (the same in"
+                                    + " docs/simulate-subtask-10m-fpp1e-4-chunks-session27.txt,"
+                                    + " 0.40 in "
                                     + sim
                                     + "; the most heap at any point of a checkpoint interval, its"
                                     + " flush included: 2.88 B/URL at 1,000 records/s a subtask,"
-                                    + " 2.94 at 10,000 and 3.62 at 100,000, with 10 s"
-                                    + " checkpoints)"));
+                                    + " docs/simulate-subtask-10m-fpp1e-4-due-packs-session28.txt;"
+                                    + " 2.92 at 10,000, docs/simulate-subtask-session42.txt; 3.15"
+                                    + " at 100,000, with 10 s checkpoints)"));
         }
         return smallKeys(
                 f,
                 new Figure(
-                        2.66,
-                        "docs/simulate-subtask-10m-fpp1e-4-journal-fixes-session33.txt: largest"
-                                + " checkpoint 25,306,551 B at 9.5 M URLs, 20,000 keys of 500 URLs"
-                                + " on average, a checkpoint every 1 M records, the defaults since"
-                                + " the thirty-third session (3.15 with the thirty-first's,"
+                        2.57,
+                        "docs/simulate-subtask-size-rows-session46.txt: largest checkpoint"
+                                + " 24,391,809 B at 9.5 M URLs, 20,000 keys of 500 URLs on average,"
+                                + " a checkpoint every 1 M records, the larger of two runs (2.66"
+                                + " before pages were stored Rice-coded and split past 1024,"
+                                + " docs/simulate-subtask-10m-fpp1e-4-journal-fixes-session33.txt;"
+                                + " 3.15 with the thirty-first session's defaults,"
                                 + " docs/simulate-subtask-10m-fpp1e-4-journal-share-session31.txt;"
                                 + " 3.16 in "
                                 + sim
                                 + ")"),
                 new Figure(
-                        2.43,
-                        sim
-                                + ": filter pages 2.43 B/URL, 20,000 keys of 500 URLs, first class"
-                                + " 512 (2.47 with 128)"),
+                        2.42,
+                        "docs/simulate-subtask-size-rows-session46.txt: filter pages 2.42 B/URL,"
+                                + " 20,000 keys of 500 URLs (2.43 split past 512, 2.47 with a"
+                                + " first class of 128, "
+                                + sim
+                                + ")"),
                 new Figure(
                         50,
-                        sim
-                                + ": 20,000 cached keys, 19,867 of them packed, 0.10 B/URL of"
-                                + " per-key objects after a checkpoint (the most heap between two"
-                                + " checkpoints: 3.51 B/URL at 100,000 records/s a subtask,"
-                                + " docs/simulate-subtask-10m-small-keys-peak-session24.txt)"));
+                        "docs/simulate-subtask-size-rows-session46.txt: 20,000 cached keys,"
+                                + " 19,633 of them packed, 0.10 B/URL of per-key objects after a"
+                                + " checkpoint (the most heap between two checkpoints: 2.79 B/URL"
+                                + " in the last interval and 3.03 in the last ten at 100,000"
+                                + " records/s a subtask)"));
     }
 
     /**
