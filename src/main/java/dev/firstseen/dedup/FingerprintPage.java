@@ -373,7 +373,7 @@ public final class FingerprintPage {
         int lowerStart = to - bytes((long) n * l);
         long bucket = u >>> l;
         long low = l == 0 ? 0 : u & ((1L << l) - 1);
-        long p = select0(page, upperStart, lowerStart, bucket, zeros(upperStart, lowerStart, n));
+        long p = select0(page, upperStart, lowerStart, bucket);
         if (p < 0) {
             return NOT_FOUND;
         }
@@ -625,7 +625,7 @@ public final class FingerprintPage {
     private static int rank(byte[] page, int lowerStart, int upperStart, int n, int l, long v) {
         long bucket = v >>> l;
         long low = l == 0 ? 0 : v & ((1L << l) - 1);
-        long q = select0(page, upperStart, lowerStart, bucket, zeros(upperStart, lowerStart, n));
+        long q = select0(page, upperStart, lowerStart, bucket);
         if (q < 0) {
             return n;
         }
@@ -752,61 +752,6 @@ public final class FingerprintPage {
     static int lowBits(int n, int s) {
         int ceilLog2 = n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
         return Math.max(0, s - ceilLog2);
-    }
-
-    /** Zero bits in a core's high parts, bytes {@code start} to {@code end}: all but its n ones. */
-    private static long zeros(int start, int end, int n) {
-        return (long) (end - start) * 8 - n;
-    }
-
-    /**
-     * {@link #select0(byte[], int, int, long)} on high parts known to hold {@code zeros} zero bits,
-     * scanned from whichever end is nearer to the {@code b}-th zero by count: a bucket's zero lies
-     * about {@code b / zeros} of the way along, so a lookup reads a quarter of a page's high parts
-     * on average instead of half (forty-sixth session: pages split past 1,024 entries since the
-     * forty-fifth, which doubled the forward scan).
-     */
-    static long select0(byte[] a, int start, int end, long b, long zeros) {
-        if (b == 0) {
-            return 0;
-        }
-        if (b > zeros) {
-            return -1;
-        }
-        return 2 * b <= zeros
-                ? select0(a, start, end, b)
-                : select0FromEnd(a, start, end, zeros - b + 1);
-    }
-
-    /**
-     * Bit position (from {@code start}) just after the {@code r}-th zero bit counted back from
-     * {@code end} (r &ge; 1, the last zero being the first); -1 if there are fewer.
-     */
-    static long select0FromEnd(byte[] a, int start, int end, long r) {
-        long left = r;
-        int i = end;
-        for (; i - 8 >= start; i -= 8) {
-            long x = ~(long) LONGS.get(a, i - 8);
-            int z = Long.bitCount(x);
-            if (left > z) {
-                left -= z;
-                continue;
-            }
-            return (long) (i - 8 - start) * 8 + select(x, z - (int) left) + 1;
-        }
-        for (; i > start; i--) {
-            int x = ~a[i - 1] & 0xFF; // zeros as ones
-            int z = Integer.bitCount(x);
-            if (left > z) {
-                left -= z;
-                continue;
-            }
-            for (int k = 0; k < z - left; k++) {
-                x &= x - 1;
-            }
-            return (long) (i - 1 - start) * 8 + Integer.numberOfTrailingZeros(x) + 1;
-        }
-        return -1;
     }
 
     /**

@@ -150,50 +150,6 @@ class FingerprintPageTest {
         }
     }
 
-    /**
-     * The search from either end finds the position after the b-th zero of a run of bytes that a
-     * bit-by-bit count finds, for every b from 0 to one past the zeros, on runs of 0 to 40 bytes
-     * (so that the eight-byte loads and the single bytes at the head both serve) at offsets 0 to 3
-     * of their array, dense, sparse and random (fixed seed); and -1 past the last zero.
-     */
-    @Test
-    void selectZeroFromEitherEndAgreesWithCountingBits() {
-        SplittableRandom rnd = new SplittableRandom(46);
-        int checked = 0;
-        for (int len = 0; len <= 40; len++) {
-            for (int trial = 0; trial < 12; trial++) {
-                int start = trial % 4;
-                byte[] a = new byte[start + len + 3];
-                for (int i = 0; i < a.length; i++) {
-                    int x = rnd.nextInt(256);
-                    a[i] =
-                            (byte)
-                                    (trial % 3 == 0
-                                            ? x | rnd.nextInt(256)
-                                            : trial % 3 == 1 ? x & rnd.nextInt(256) : x);
-                }
-                int end = start + len;
-                long[] after = new long[len * 8 + 1]; // after[b]: the position after the b-th zero
-                int zeros = 0;
-                for (int bit = 0; bit < len * 8; bit++) {
-                    if ((a[start + bit / 8] & (1 << (bit % 8))) == 0) {
-                        after[++zeros] = bit + 1;
-                    }
-                }
-                for (long b = 0; b <= zeros + 1; b++) {
-                    long want = b == 0 ? 0 : b > zeros ? -1 : after[(int) b];
-                    assertThat(FingerprintPage.select0(a, start, end, b, zeros))
-                            .as("b=%d of %d zeros, %d bytes", b, zeros, len)
-                            .isEqualTo(want)
-                            .isEqualTo(FingerprintPage.select0(a, start, end, b));
-                    checked++;
-                }
-                assertThat(FingerprintPage.select0FromEnd(a, start, end, zeros + 1L)).isEqualTo(-1);
-            }
-        }
-        assertThat(checked).isGreaterThan(10_000);
-    }
-
     @Test
     void insertsGoToTheTailThenIntoTheCore() {
         int s = 24;
