@@ -120,14 +120,14 @@ public final class Size {
             return f; // 1,118 = sqrt(500 * 2,500)
         }
         boolean hundred = urlsPerKey < 224; // sqrt(100 * 500)
+        String rows = "docs/simulate-subtask-size-rows-session46.txt";
         if (rate == 0.01) {
-            String sim = "docs/simulate-subtask-size-rows-session46.txt";
             return hundred
                     ? smallKeys(
                             f,
                             new Figure(
                                     2.01,
-                                    sim
+                                    rows
                                             + ": largest checkpoint 19,072,484 B at 9.5 M URLs,"
                                             + " 100,000 keys of 100 URLs on average, a checkpoint"
                                             + " every 1 M records, the larger of two runs (2.12"
@@ -136,10 +136,10 @@ public final class Size {
                                             + ".txt)"),
                             new Figure(
                                     1.66,
-                                    sim + ": filter pages 1.66 B/URL, 100,000 keys of 100 URLs"),
+                                    rows + ": filter pages 1.66 B/URL, 100,000 keys of 100 URLs"),
                             new Figure(
                                     35,
-                                    sim
+                                    rows
                                             + ": 100,000 cached keys, 99,686 of them packed, 0.35"
                                             + " B/URL of per-key objects after a checkpoint (the"
                                             + " most heap between two checkpoints: 2.33 B/URL in"
@@ -149,7 +149,7 @@ public final class Size {
                             f,
                             new Figure(
                                     1.71,
-                                    sim
+                                    rows
                                             + ": largest checkpoint 16,215,072 B at 9.5 M URLs,"
                                             + " 20,000 keys of 500 URLs on average, a checkpoint"
                                             + " every 1 M records, the larger of two runs (1.81"
@@ -158,10 +158,10 @@ public final class Size {
                                             + ".txt)"),
                             new Figure(
                                     1.58,
-                                    sim + ": filter pages 1.58 B/URL, 20,000 keys of 500 URLs"),
+                                    rows + ": filter pages 1.58 B/URL, 20,000 keys of 500 URLs"),
                             new Figure(
                                     50,
-                                    sim
+                                    rows
                                             + ": 20,000 cached keys, 19,637 of them packed, 0.10"
                                             + " B/URL of per-key objects after a checkpoint (the"
                                             + " most heap between two checkpoints: 1.93 B/URL in"
@@ -211,7 +211,8 @@ public final class Size {
                 f,
                 new Figure(
                         2.57,
-                        "docs/simulate-subtask-size-rows-session46.txt: largest checkpoint"
+                        rows
+                                + ": largest checkpoint"
                                 + " 24,391,809 B at 9.5 M URLs, 20,000 keys of 500 URLs on average,"
                                 + " a checkpoint every 1 M records, the larger of two runs (2.66"
                                 + " before pages were stored Rice-coded and split past 1024,"
@@ -223,14 +224,16 @@ public final class Size {
                                 + ")"),
                 new Figure(
                         2.42,
-                        "docs/simulate-subtask-size-rows-session46.txt: filter pages 2.42 B/URL,"
+                        rows
+                                + ": filter pages 2.42 B/URL,"
                                 + " 20,000 keys of 500 URLs (2.43 split past 512, 2.47 with a"
                                 + " first class of 128, "
                                 + sim
                                 + ")"),
                 new Figure(
                         50,
-                        "docs/simulate-subtask-size-rows-session46.txt: 20,000 cached keys,"
+                        rows
+                                + ": 20,000 cached keys,"
                                 + " 19,633 of them packed, 0.10 B/URL of per-key objects after a"
                                 + " checkpoint (the most heap between two checkpoints: 2.79 B/URL"
                                 + " in the last interval and 3.03 in the last ten at 100,000"
