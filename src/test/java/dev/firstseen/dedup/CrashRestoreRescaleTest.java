@@ -51,7 +51,25 @@ class CrashRestoreRescaleTest {
         t.closeHarnesses();
     }
 
+    /**
+     * The cases, and with {@code -Dfirstseen.test.sweep=N} each of them on N more seeds (seed +
+     * 1000 k), for a longer search than CI's.
+     */
     static Stream<Arguments> cases() {
+        int more = Integer.getInteger("firstseen.test.sweep", 0);
+        return baseCases()
+                .flatMap(
+                        a ->
+                                LongStream.rangeClosed(0, more)
+                                        .mapToObj(
+                                                k -> {
+                                                    Object[] o = a.get().clone();
+                                                    o[2] = (Long) o[2] + 1000 * k;
+                                                    return Arguments.of(o);
+                                                }));
+    }
+
+    private static Stream<Arguments> baseCases() {
         return Stream.of(
                 Arguments.of(
                         "exact pages, journal share 0.75", exactPages(64 << 20, 0.75), 1L, ROCKSDB),
@@ -196,8 +214,9 @@ class CrashRestoreRescaleTest {
     /**
      * Feeds {@code input} in chunks of 1 to 2,500 records; after each chunk a checkpoint completes
      * (40%), one is taken and never completes (15%), a failure restores the last completed
-     * checkpoint into 1 to 3 subtasks and rewinds the input to its position (20%, and always after
-     * seven quiet chunks), or nothing happens. A last checkpoint completes at the end.
+     * checkpoint into 1 to 3 subtasks and rewinds the input to its position (20%, always after
+     * seven quiet chunks, and at the end of the input until there were three), or nothing happens.
+     * A last checkpoint completes at the end.
      */
     private Run run(DedupConfig cfg, String backend, List<CanonicalUrl> input, SplittableRandom rnd)
             throws Exception {
@@ -209,13 +228,14 @@ class CrashRestoreRescaleTest {
         long id = 0;
         int pos = 0;
         int sinceFailure = 0;
-        while (pos < input.size()) {
+        while (pos < input.size() || run.failures < 3) {
             int end = Math.min(input.size(), pos + 1 + rnd.nextInt(2500));
             for (; pos < end; pos++) {
                 CanonicalUrl u = input.get(pos);
                 subtasks.get(subtaskOf(u.key, parallelism)).processElement(u, 0L);
             }
-            double r = ++sinceFailure >= 8 ? 0.7 : rnd.nextDouble();
+            boolean fewFailures = pos == input.size() && run.failures < 3;
+            double r = ++sinceFailure >= 8 || fewFailures ? 0.7 : rnd.nextDouble();
             if (r < 0.4) { // a checkpoint completes: the sink commits what came before it
                 run.last = checkpointAll(subtasks, ++id);
                 run.lastParallelism = parallelism;
@@ -328,22 +348,8 @@ class CrashRestoreRescaleTest {
         assertThat(run.committed).containsExactlyInAnyOrderElementsOf(expected);
     }
 
-    /**
-     * The approximate cases, and with {@code -Dfirstseen.test.sweep=N} each of them on N more seeds
-     * (seed + 1000 k), for a longer search than CI's.
-     */
     static Stream<Arguments> approximateCases() {
-        int more = Integer.getInteger("firstseen.test.sweep", 0);
-        return cases().filter(a -> ((DedupConfig) a.get()[1]).mode() == DedupMode.APPROXIMATE)
-                .flatMap(
-                        a ->
-                                LongStream.rangeClosed(0, more)
-                                        .mapToObj(
-                                                k -> {
-                                                    Object[] o = a.get().clone();
-                                                    o[2] = (Long) o[2] + 1000 * k;
-                                                    return Arguments.of(o);
-                                                }));
+        return cases().filter(a -> ((DedupConfig) a.get()[1]).mode() == DedupMode.APPROXIMATE);
     }
 
     /**
