@@ -37,11 +37,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * failure comes first.
  *
  * <p>Contract checked: exact mode commits every distinct URL of the input exactly once; approximate
- * mode commits none twice and drops at most a few (rate 1e-4). The stream is skewed so that one key
- * grows past what a key may pack (its journal batches reach keyed state between checkpoints),
- * middle keys are packed and then packed again as due or unpacked as hot, and the tail's new URLs
- * are held beside their packs; each case checks that its schedule exercised those paths, so a
- * change that stops them from running here fails instead of passing vacuously.
+ * mode commits none twice and drops at most a few (rate 1e-4), each of which shares a prefix with
+ * another URL of its key. With ops mixed in, both modes are checked against a model of the
+ * seen-set, approximate mode up to such shared prefixes. The stream is skewed so that one key grows
+ * past what a key may pack (its journal batches reach keyed state between checkpoints), middle keys
+ * are packed and then packed again as due or unpacked as hot, and the tail's new URLs are held
+ * beside their packs; each case checks that its schedule exercised those paths, so a change that
+ * stops them from running here fails instead of passing vacuously.
  */
 class CrashRestoreRescaleTest {
     private final DedupOperatorTest t = new DedupOperatorTest();
