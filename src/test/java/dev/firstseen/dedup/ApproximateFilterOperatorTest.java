@@ -134,6 +134,11 @@ class ApproximateFilterOperatorTest {
         List<String> out = emitted(now);
         assertThat(out).doesNotHaveDuplicates();
         assertThat(out.size()).isGreaterThan(canonicals(fresh).size() * 999 / 1000);
+        List<CanonicalUrl> given = new ArrayList<>(before);
+        given.addAll(fresh);
+        assertThat(PrefixCollisions.unexplainedDrops(cfg, given, canonicals(fresh), out))
+                .as("dropped URLs that share no prefix with another URL of their key")
+                .isEmpty();
         feed(now, fresh);
         assertThat(emitted(now)).hasSameSizeAs(out); // the new ones are in the filter now
     }
@@ -172,6 +177,11 @@ class ApproximateFilterOperatorTest {
         assertThat(out).doesNotHaveDuplicates().noneMatch(before::contains);
         assertThat(rest).containsAll(out);
         assertThat(out.size()).isGreaterThanOrEqualTo((int) (rest.size() * 0.999));
+        List<CanonicalUrl> given = new ArrayList<>(in);
+        given.addAll(fresh);
+        assertThat(PrefixCollisions.unexplainedDrops(firstClass(128), given, rest, out))
+                .as("dropped URLs that share no prefix with another URL of their key")
+                .isEmpty();
         boolean grownOldKey = false;
         for (KeyFilter f : ((DedupOperator) now.getOperator()).cache().filters()) {
             int key = Integer.parseInt(f.key().toString().replaceAll("\\D", ""));
@@ -218,6 +228,10 @@ class ApproximateFilterOperatorTest {
         assertThat(rest).containsAll(out);
         // The job's SipHash key is random, so drops vary by run: 10x the 1e-4 rate is a wide bound.
         assertThat(out.size()).isGreaterThanOrEqualTo((int) (rest.size() * 0.999));
+        // Whatever the key, each drop must be a prefix collision, not a prefix lost on the way.
+        assertThat(PrefixCollisions.unexplainedDrops(tiny, in, rest, out))
+                .as("dropped URLs that share no prefix with another URL of their key")
+                .isEmpty();
     }
 
     /**
@@ -244,6 +258,9 @@ class ApproximateFilterOperatorTest {
         assertThat(out).doesNotHaveDuplicates().noneMatch(before::contains);
         assertThat(rest).containsAll(out);
         assertThat(out.size()).isGreaterThanOrEqualTo((int) (rest.size() * 0.999));
+        assertThat(PrefixCollisions.unexplainedDrops(pageEntries(32), in, rest, out))
+                .as("dropped URLs that share no prefix with another URL of their key")
+                .isEmpty();
     }
 
     private static DedupConfig pageEntries(int entries) {

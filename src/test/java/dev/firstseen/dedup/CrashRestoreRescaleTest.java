@@ -289,7 +289,7 @@ class CrashRestoreRescaleTest {
             Map<String, Integer> surplus = new HashMap<>();
             distinct.forEach(c -> surplus.put(c, -1));
             committed.forEach(c -> surplus.merge(c, 1, Integer::sum));
-            assertThat(unexplained(cfg, input, surplus))
+            assertThat(PrefixCollisions.unexplained(cfg, input, surplus))
                     .as("dropped URLs that share no prefix with another URL of their key")
                     .isEmpty();
         }
@@ -382,7 +382,7 @@ class CrashRestoreRescaleTest {
         run.committed.forEach(c -> surplus.merge(c, 1, Integer::sum));
 
         int parted = (int) surplus.values().stream().filter(d -> d != 0).count();
-        List<String> unexplained = unexplained(cfg, input, surplus);
+        List<String> unexplained = PrefixCollisions.unexplained(cfg, input, surplus);
         assertThat(unexplained)
                 .as("URLs committed more or less often than the model says, with no shared prefix")
                 .isEmpty();
@@ -391,47 +391,6 @@ class CrashRestoreRescaleTest {
         assertThat(exercised.packed).as(exercised.toString()).isPositive();
         assertThat(exercised.held).as(exercised.toString()).isPositive();
         assertThat(exercised.due + exercised.unpacked).as(exercised.toString()).isPositive();
-    }
-
-    /**
-     * The URLs that {@code surplus} (times committed less times expected, by URL) says were
-     * committed more or fewer times than expected, and that no collision of prefixes of approximate
-     * mode's narrowest class explains: more, and no URL of the same key that the input forgets
-     * shares the prefix; fewer, and no other URL of the same key does.
-     */
-    private static List<String> unexplained(
-            DedupConfig cfg, List<CanonicalUrl> input, Map<String, Integer> surplus) {
-        int width =
-                FingerprintFilterMath.classFor(cfg.expectedUrlsPerKey(), cfg.falsePositiveRate(), 0)
-                        .width;
-        Map<String, List<Long>> urlsOfKey = new HashMap<>();
-        Map<String, List<Long>> forgottenOfKey = new HashMap<>();
-        for (CanonicalUrl u : input) {
-            if (u.canonical != null) {
-                long hi = cfg.fingerprints().of(u.canonical).hi;
-                urlsOfKey.computeIfAbsent(u.key, k -> new ArrayList<>()).add(hi);
-                if (u.op == Op.FORGET) {
-                    forgottenOfKey.computeIfAbsent(u.key, k -> new ArrayList<>()).add(hi);
-                }
-            }
-        }
-        List<String> unexplained = new ArrayList<>();
-        Set<String> done = new HashSet<>();
-        for (CanonicalUrl u : input) {
-            Integer d = surplus.get(u.canonical);
-            if (d == null || d == 0 || !done.add(u.canonical)) {
-                continue;
-            }
-            long hi = cfg.fingerprints().of(u.canonical).hi;
-            Map<String, List<Long>> suspects = d > 0 ? forgottenOfKey : urlsOfKey;
-            boolean explained =
-                    suspects.getOrDefault(u.key, List.of()).stream()
-                            .anyMatch(h -> h != hi && Long.numberOfLeadingZeros(h ^ hi) >= width);
-            if (!explained) {
-                unexplained.add(u.canonical + " committed " + (d > 0 ? "+" : "") + d);
-            }
-        }
-        return unexplained;
     }
 
     /**
