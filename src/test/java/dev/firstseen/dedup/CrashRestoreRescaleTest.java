@@ -286,10 +286,7 @@ class CrashRestoreRescaleTest {
             assertThat(distinct).containsAll(committed);
             // At most 1e-4 of a new URL's probes match; 20 is far beyond this stream's ~1 expected.
             assertThat(distinct.size() - committed.size()).as("dropped").isLessThanOrEqualTo(20);
-            Map<String, Integer> surplus = new HashMap<>();
-            distinct.forEach(c -> surplus.put(c, -1));
-            committed.forEach(c -> surplus.merge(c, 1, Integer::sum));
-            assertThat(PrefixCollisions.unexplained(cfg, input, surplus))
+            assertThat(PrefixCollisions.unexplainedDrops(cfg, input, distinct, committed))
                     .as("dropped URLs that share no prefix with another URL of their key")
                     .isEmpty();
         }
