@@ -974,11 +974,13 @@ public final class EndToEndHarness {
                 log.printf(
                         Locale.ROOT,
                         "%s: dropped %,d of %,d distinct URLs = %.2e (the generator's count less"
-                                + " the records out)%n",
+                                + " the records out); the job expected %,.1f (%s)%n",
                         fs,
                         distinct - f.recordsOut(),
                         distinct,
-                        (double) (distinct - f.recordsOut()) / distinct);
+                        (double) (distinct - f.recordsOut()) / distinct,
+                        getDouble(f.accumulators(), FirstSeenMetrics.EXPECTED_FALSE_POSITIVES),
+                        FirstSeenMetrics.EXPECTED_FALSE_POSITIVES);
             }
             List<String> baselines = new ArrayList<>(BASELINE_JOBS);
             if (!baseJob(fs).equals(fs)) {
@@ -1080,5 +1082,11 @@ public final class EndToEndHarness {
     static long get(Map<String, Object> acc, String name) {
         Object v = acc.get(name);
         return v instanceof Long ? (Long) v : 0L;
+    }
+
+    /** A double accumulator of a finished job, 0 if the job has none of that name. */
+    static double getDouble(Map<String, Object> acc, String name) {
+        Object v = acc.get(name);
+        return v instanceof Double ? (Double) v : 0.0;
     }
 }

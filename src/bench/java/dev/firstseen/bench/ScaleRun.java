@@ -304,8 +304,8 @@ public final class ScaleRun {
             out.printf(
                     Locale.ROOT,
                     "%,d records in %.1f s = %,.0f records/s overall; first-seen %,d of %,d"
-                            + " distinct (%s; %,d not emitted = %.2e); L3 reads %,d, Bloom false"
-                            + " positives caught %,d%n",
+                            + " distinct (%s; %,d not emitted = %.2e, %,.1f expected by the job);"
+                            + " L3 reads %,d, Bloom false positives caught %,d%n",
                     IN.get(),
                     seconds,
                     IN.get() / seconds,
@@ -316,6 +316,9 @@ public final class ScaleRun {
                             : "WRONG",
                     distinct - FIRST_SEEN.get(),
                     (distinct - FIRST_SEEN.get()) / (double) distinct,
+                    EndToEndHarness.getDouble(
+                            result.getAllAccumulatorResults(),
+                            FirstSeenMetrics.EXPECTED_FALSE_POSITIVES),
                     (Long) result.getAllAccumulatorResults().getOrDefault("l3Reads", 0L),
                     (Long)
                             result.getAllAccumulatorResults()

@@ -196,6 +196,7 @@ public final class SubtaskSimulation {
         int packed = op.filterPackedKeys();
         String arena = op.filterArenaSummary();
         long state = snap.getStateSize();
+        double expected = op.expectedFalsePositives();
         h.close();
 
         System.out.printf(
@@ -203,7 +204,8 @@ public final class SubtaskSimulation {
                 "fed %,d records in %.1f s (%,.0f records/s, dedup operator only, periodic"
                         + " checkpoints and %.1f s of waits for the compaction after them not"
                         + " counted)%n"
-                        + "emitted %,d of %,d distinct: %,d dropped = %.2e%n"
+                        + "emitted %,d of %,d distinct: %,d dropped = %.2e (the operator expected"
+                        + " %,.1f: expectedFalsePositives)%n"
                         + "filter heap %,d B = %.2f B/URL (pages %.2f B/URL, per-key objects"
                         + " %.2f B/URL; %,d keys packed; %s)%n"
                         + "checkpoint %,d B = %.2f B/URL, taken in %.2f s (pre-barrier flush and"
@@ -216,6 +218,7 @@ public final class SubtaskSimulation {
                 urls,
                 urls - emitted,
                 (urls - emitted) / (double) urls,
+                expected,
                 heap,
                 heap / (double) urls,
                 pages / (double) urls,

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.api.common.accumulators.DoubleCounter;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.accumulators.LongMaximum;
 import org.apache.flink.api.common.functions.RuntimeContext;
@@ -180,6 +181,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     /** Whether the job-wide time rules met a key in fingerprint pages yet (logged once). */
     private transient boolean warnedRulesSkipPages;
 
+    /* Approximate mode: new URLs expected dropped as false positives since the subtask started. */
+    private transient double expectedFalsePositives;
+
     /* Rebuild work (at once or spread) inside the current record, and its longest per record. */
     private transient long rebuildNanos;
     private transient long longestRebuildNanos;
@@ -334,6 +338,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         metrics.gauge(FirstSeenMetrics.LONGEST_REBUILD_MICROS, () -> longestRebuildNanos / 1000);
         // The configured rate beside the measured one, so an alert can compare the two.
         metrics.gauge("configuredFalsePositiveRate", config::falsePositiveRate);
+        metrics.gauge(FirstSeenMetrics.EXPECTED_FALSE_POSITIVES, () -> expectedFalsePositives);
         FilterMeta first = config.newFilter();
         LOG.info(
                 "Dedup mode {}: a new key's filter starts at {} URLs as {}, target rate {}, grows"
@@ -411,6 +416,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                         : cache.getUnlessPackedHolds(getCurrentKey(), fp, exact != null);
         if (filter == null && cache.heldNew()) {
             metrics.l2DefinitelyNew.inc();
+            expectFalsePositives(cache.heldNewRate());
             metrics.firstSeen.inc();
             long now = decisionTime(in);
             emit(element, in, now, null);
@@ -444,6 +450,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         }
         if (!filter.mightContain(fp, loader)) {
             metrics.l2DefinitelyNew.inc();
+            if (exact == null && filter.meta.strategy == FilterMeta.FINGERPRINTS) {
+                expectFalsePositives(FingerprintFilterMath.rate(filter.meta));
+            }
             isNew = true;
         } else {
             metrics.l2Maybe.inc();
@@ -508,6 +517,19 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
         metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
         cache.update(filter, bytesBefore);
+    }
+
+    /**
+     * Counts a new URL that met {@code rate} in its key's fingerprint classes ({@link
+     * FingerprintFilterMath#rate}) towards {@link FirstSeenMetrics#EXPECTED_FALSE_POSITIVES}. The
+     * new URLs that the filter dropped are not seen here: a key at that rate drops {@code rate / (1
+     * - rate)} new URLs on average before one goes in, so each one seen adds that, and the sum's
+     * expectation is the expected number dropped. Rates above 0.5, which only a saturated filter
+     * reaches, count as 0.5.
+     */
+    private void expectFalsePositives(double rate) {
+        double r = Math.min(rate, 0.5);
+        expectedFalsePositives += r / (1 - r);
     }
 
     /** Emits {@code in} to the frontier, decided at {@code t}; a revisit if {@code lastEmitted}. */
@@ -1134,12 +1156,20 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         ctx.addAccumulator(FirstSeenMetrics.FILTER_PAGE_BYTES_AT_END, new LongCounter(pageBytes));
         ctx.addAccumulator(FirstSeenMetrics.FILTER_KEYS_AT_END, new LongCounter(keys));
         ctx.addAccumulator(
+                FirstSeenMetrics.EXPECTED_FALSE_POSITIVES,
+                new DoubleCounter(expectedFalsePositives));
+        ctx.addAccumulator(
                 FirstSeenMetrics.LONGEST_RECORD_MICROS,
                 new LongMaximum(Math.max(longestNanosEver, longestNanos) / 1000));
         ctx.addAccumulator(
                 FirstSeenMetrics.LONGEST_REBUILD_MICROS,
                 new LongMaximum(longestRebuildNanos / 1000));
         super.finish();
+    }
+
+    /** The {@link FirstSeenMetrics#EXPECTED_FALSE_POSITIVES} gauge's value. */
+    public double expectedFalsePositives() {
+        return expectedFalsePositives;
     }
 
     /** Heap held by the filter cache now (the {@code filterCacheBytes} gauge). */

@@ -85,6 +85,9 @@ final class FilterCache {
     /** Whether the last {@link #getUnlessPackedHolds} that answered null held a new URL. */
     private boolean heldNew;
 
+    /** {@link #heldNewRate()}. */
+    private double heldNewRate;
+
     /** Whether a key may be packed as due ({@link PackedFilter#isDue}) since the last flush. */
     private boolean anyDue;
 
@@ -653,6 +656,7 @@ final class FilterCache {
             return null;
         }
         heldNew = true;
+        heldNewRate = exactPagesOnly ? 0 : packed.rate(i, held);
         if ((int) newest <= held || held >= MAX_HELD) {
             long[] his = held == 0 ? new long[2] : inserts.take(hash, pos);
             his = Arrays.copyOf(his, held + 2);
@@ -717,6 +721,15 @@ final class FilterCache {
     /** Whether the last {@link #getUnlessPackedHolds} that answered null held a new URL. */
     boolean heldNew() {
         return heldNew;
+    }
+
+    /**
+     * {@link FingerprintFilterMath#rate} of the key whose new URL the last {@link
+     * #getUnlessPackedHolds} held, with the URLs held before it: the rate that URL met. 0 if it was
+     * called for exact mode's pages, which the operator does not count.
+     */
+    double heldNewRate() {
+        return heldNewRate;
     }
 
     /** {@link #probe}'s answer for the packed key in slot {@code i}. */

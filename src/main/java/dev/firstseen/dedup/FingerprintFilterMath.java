@@ -61,7 +61,9 @@ public final class FingerprintFilterMath {
 
     /**
      * The rate a new URL meets in {@code meta} now: the chance that its prefix matches one stored
-     * in some class, {@code Σ count_j / 2^w_j} (a union bound).
+     * in some class, {@code Σ count_j / 2^w_j}. A union bound, and exact as long as no two classes
+     * match one fingerprint, which holds while URLs go in only when no class matched them: a prefix
+     * of class j then lies where no earlier class matches.
      */
     public static double rate(FilterMeta meta) {
         double r = 0;

@@ -338,6 +338,24 @@ final class PackedFilter {
     }
 
     /**
+     * {@link FingerprintFilterMath#rate} of the filter at {@code start} of {@code p} with {@code
+     * held} more prefixes in its newest class: the URLs the cache holds beside it.
+     */
+    static double rate(byte[] p, int start, long held) {
+        Reader r = new Reader(p, start);
+        r.next(); // the sizing
+        int classes = (int) r.next();
+        double rate = 0;
+        for (int c = 0; c < classes; c++) {
+            int width = (int) (r.next() & 0xFF);
+            r.next(); // capacity
+            long count = r.next() + (c == classes - 1 ? held : 0);
+            rate += Math.scalb((double) count, -width);
+        }
+        return rate;
+    }
+
+    /**
      * A class's capacity as stored: exact mode's pages have none ({@code Long.MAX_VALUE}), which as
      * a varint would take 9 bytes on every packed key; it is 0 here, any other capacity one more.
      */

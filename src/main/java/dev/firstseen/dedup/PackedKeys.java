@@ -221,6 +221,12 @@ final class PackedKeys implements PackedInserts.Hashes {
         return PackedFilter.newestClass(chunk(e), offset(e));
     }
 
+    /** {@link PackedFilter#rate} of the filter in slot {@code i}. */
+    double rate(int i, long held) {
+        int e = table[i];
+        return PackedFilter.rate(chunk(e), offset(e), held);
+    }
+
     boolean isExactPages(int i) {
         int e = table[i];
         return PackedFilter.isExactPages(chunk(e), offset(e));

@@ -50,6 +50,13 @@ public final class FirstSeenMetrics {
      */
     public static final String LONGEST_REBUILD_MICROS = "longestRebuildMicros";
 
+    /**
+     * Gauge, and accumulator at the end of a bounded run: approximate mode's expected number of new
+     * URLs dropped as false positives since the subtask started, from the rate each new URL met in
+     * its key's fingerprint classes; keys on a Bloom chain and exact mode add nothing.
+     */
+    public static final String EXPECTED_FALSE_POSITIVES = "expectedFalsePositives";
+
     public static final String FILTER_SATURATED = "filterSaturated";
     public static final String REVISITS = "revisits";
     public static final String EXPIRED = "expired";

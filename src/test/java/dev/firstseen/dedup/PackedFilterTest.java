@@ -1,6 +1,7 @@
 package dev.firstseen.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.firstseen.dedup.FilterCacheTest.JournalingBacking;
 import java.util.ArrayList;
@@ -198,6 +199,36 @@ class PackedFilterTest {
             }
         }
         return s.append(" found=").append(found).toString();
+    }
+
+    /**
+     * The rate a packed key's new URL meets (the operator's expectedFalsePositives) is its
+     * filter's, with the URLs held beside it counted in its newest class: from one class to
+     * several, as entries go in one by one.
+     */
+    @ParameterizedTest(name = "{0} URLs")
+    @ValueSource(ints = {0, 1, 20, 300, 5000})
+    void aPackedKeyMeetsItsFiltersRate(int urls) throws Exception {
+        KeyFilter f =
+                new KeyFilter("site.example.com", FilterMeta.createFingerprints(16, 0.05), true);
+        Random rnd = new Random(urls);
+        for (int u = 0; u < urls; u++) {
+            Fingerprint fp = new Fingerprint(rnd.nextLong(), rnd.nextLong());
+            if (!f.mightContain(fp, PageSource.NOTHING_STORED)) {
+                f.insert(fp, PageSource.NOTHING_STORED);
+            }
+        }
+        byte[] packed = PackedFilter.pack(f, 0);
+        double rate = FingerprintFilterMath.rate(f.meta);
+        int newest = f.meta.width(f.meta.classCount() - 1);
+        assertThat(f.meta.classCount()).isGreaterThanOrEqualTo(urls >= 300 ? 3 : 1);
+        assertThat(rate > 0).isEqualTo(urls > 0);
+        assertThat(rate).isLessThanOrEqualTo(0.05);
+        for (int held : new int[] {0, 1, 64}) {
+            assertThat(PackedFilter.rate(packed, 0, held))
+                    .as("%d held", held)
+                    .isCloseTo(rate + Math.scalb((double) held, -newest), within(1e-15));
+        }
     }
 
     /**
