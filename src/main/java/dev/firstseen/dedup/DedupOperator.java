@@ -6,6 +6,7 @@ import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.Op;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -977,7 +978,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                             + " {} ms); page cache {} keys ({} packed), {} pages, {} bytes; since"
                             + " start {} packed keys unpacked, {} new URLs held beside packed"
                             + " keys, {}, {}"
-                            + " first-seen, {} duplicates, {} Bloom pages loaded ({} fingerprint"
+                            + " first-seen{}, {} duplicates, {} Bloom pages loaded ({} fingerprint"
                             + " pages of the layout before the thirty-eighth session), {} exact-store"
                             + " reads, {} fingerprints journaled, {} replayed from journals; {}"
                             + " keys written whole after a checkpoint, {} compactions after"
@@ -994,6 +995,12 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     cache.heldInserts(),
                     cache.arenaSummary(),
                     metrics.firstSeen.getCount(),
+                    exact == null
+                            ? String.format(
+                                    Locale.ROOT,
+                                    " (%.1f new URLs expected dropped as false positives)",
+                                    expectedFalsePositives)
+                            : "",
                     metrics.duplicates.getCount(),
                     metrics.pagesLoaded.getCount(),
                     loader.formerLayoutReads(),
