@@ -33,7 +33,21 @@ public final class StoredFilter {
     }
 
     /**
-     * Whether this key's filter holds {@code fp}: exactly so for exact mode's fingerprint pages.
+     * The rate a new URL of this key meets ({@link FingerprintFilterMath#rate}) if its filter is
+     * approximate mode's fingerprint classes; NaN for a Bloom filter, and 0 for exact mode's
+     * fingerprint pages, which answer exactly.
+     */
+    public double rate() {
+        FilterMeta m = filter.meta;
+        if (m.isExactFingerprints()) {
+            return 0;
+        }
+        return m.isFingerprints() ? FingerprintFilterMath.rate(m) : Double.NaN;
+    }
+
+    /**
+     * Whether this key's filter holds {@code fp}: exactly so for exact mode's fingerprint pages,
+     * with no false negative and false positives at {@link #rate()} otherwise.
      */
     public boolean mightContain(Fingerprint fp) throws Exception {
         return filter.mightContain(fp, pages);

@@ -21,7 +21,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link Inspect} on a savepoint a real job takes: the job dedups a stream from the broker, stops
@@ -33,13 +33,15 @@ class InspectITCase {
     @RegisterExtension
     static final MiniClusterExtension FLINK = FlinkCluster.withRocksDb(new Configuration());
 
-    /** Both exact-mode stores: entries with times, and fingerprint pages without. */
+    /**
+     * Both exact-mode stores (entries with times, fingerprint pages without) and approximate mode,
+     * whose filter tells a URL it never had for sure and one it has up to its key's rate.
+     */
     @ParameterizedTest
-    @EnumSource(
-            value = ExactStoreType.class,
-            names = {"ENTRIES", "PAGES"})
-    void readsTotalsAndAnswersChecksFromASavepoint(ExactStoreType store, @TempDir Path dir)
+    @ValueSource(strings = {"ENTRIES", "PAGES", "APPROXIMATE"})
+    void readsTotalsAndAnswersChecksFromASavepoint(String store, @TempDir Path dir)
             throws Exception {
+        boolean approximate = store.equals("APPROXIMATE");
         String in = KAFKA.freshTopic("in", 2);
         String frontier = KAFKA.freshTopic("frontier", 2);
         String dead = KAFKA.freshTopic("dead", 1);
@@ -58,7 +60,13 @@ class InspectITCase {
         KAFKA.produce(in, records);
         Configuration conf = KAFKA.jobOptions(in, frontier, dead);
         conf.setString("parallelism.default", "2");
-        conf.setString("dedup.exact.store", store.name());
+        if (approximate) {
+            // At 1e-9 the 600 URLs lose one with a chance of about 5e-8, so all 600 are counted.
+            conf.setString("dedup.mode", "APPROXIMATE");
+            conf.setString("dedup.bloom.false-positive-rate", "1e-9");
+        } else {
+            conf.setString("dedup.exact.store", store);
+        }
         StreamExecutionEnvironment env =
                 StreamExecutionEnvironment.getExecutionEnvironment(
                         FirstSeenJob.withJobDefaults(conf));
@@ -93,11 +101,17 @@ class InspectITCase {
                                 .urls)
                 .isEqualTo(300);
         assertThat(r.keys()).allMatch(k -> k.bloomBytes > 0);
-        if (store == ExactStoreType.ENTRIES) {
+        if (store.equals(ExactStoreType.ENTRIES.name())) {
             assertThat(r.keys()).allMatch(k -> k.oldest <= k.newest);
         }
         assertThat(r.checks().get("http://SITE0.com:80/p5")).startsWith("seen");
         assertThat(r.checks().get("http://site2.net/p299")).startsWith("seen");
+        if (approximate) {
+            // A key of 300 URLs in its first class, of 40-bit prefixes for 512 URLs at 1e-9.
+            assertThat(r.checks().get("http://site2.net/p299"))
+                    .isEqualTo(Inspect.approximateSeen(Math.scalb(300.0, -40)))
+                    .contains("rate of 2.7e-10");
+        }
         assertThat(r.checks().get("http://site2.net/p300")).isEqualTo("unseen");
         assertThat(r.checks().get("mailto:nobody@example.com")).startsWith("invalid");
 

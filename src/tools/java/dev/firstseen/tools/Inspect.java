@@ -44,7 +44,8 @@ import org.apache.flink.util.Collector;
  * Reads a FirstSeen savepoint or retained checkpoint with Flink's State Processor API, without a
  * running job: the settings it was written with, totals (keys, URLs, Bloom bytes, oldest and newest
  * times), the top keys by URLs, a per-key CSV, and, with {@code --check FILE}, for each URL of the
- * file whether the state has it as seen and since when.
+ * file whether the state has it as seen and since when (in approximate mode, which keeps only its
+ * filter: unseen, or seen unless a false positive at its key's rate).
  *
  * <pre>
  * Inspect --savepoint PATH [--top 20] [--csv FILE] [--check FILE] [--canonical.* options]
@@ -138,11 +139,7 @@ public final class Inspect {
                     checks.put(url, "invalid (" + c.reason().code() + ")");
                     continue;
                 }
-                checks.put(
-                        url,
-                        "APPROXIMATE".equals(settings.get("dedup.mode"))
-                                ? "unknown (approximate mode keeps no exact store)"
-                                : "unseen");
+                checks.put(url, "unseen");
                 String key = keyer.keyOf(c);
                 int salt = salting.saltOf(key, c.url()); // the state key of a hot domain's URL
                 byKey.computeIfAbsent(HotKeySalting.stateKey(key, salt), k -> new HashMap<>())
@@ -153,7 +150,8 @@ public final class Inspect {
                 collect(
                         savepoint.readKeyedState(
                                 dedup,
-                                new KeyReader(byKey, f),
+                                new KeyReader(
+                                        byKey, f, "APPROXIMATE".equals(settings.get("dedup.mode"))),
                                 Types.STRING,
                                 TypeInformation.of(KeyRow.class)));
         for (KeyRow r : rows) {
@@ -189,14 +187,19 @@ public final class Inspect {
         private static final long serialVersionUID = 1L;
         private final HashMap<String, Map<String, String>> check;
         private final FingerprintFunction function;
+        private final boolean approximate;
         private transient ExactStore seen;
         private transient MapState<Integer, byte[]> pages;
         private transient ValueState<FilterMeta> meta;
         private transient ListState<byte[]> journal;
 
-        KeyReader(HashMap<String, Map<String, String>> check, FingerprintFunction function) {
+        KeyReader(
+                HashMap<String, Map<String, String>> check,
+                FingerprintFunction function,
+                boolean approximate) {
             this.check = check;
             this.function = function;
+            this.approximate = approximate;
         }
 
         @Override
@@ -235,6 +238,13 @@ public final class Inspect {
                 // only those of URLs whose records had their own revisit_after: the count.
                 r.urls = stored.count();
             }
+            if (m != null && approximate) { // only the filter: no false negative
+                for (Map.Entry<String, String> w : wanted.entrySet()) {
+                    if (stored.mightContain(parse(w.getKey()))) {
+                        r.checked.add(w.getValue() + "\t" + approximateSeen(stored.rate()));
+                    }
+                }
+            }
             if (m != null && m.isExactFingerprints()) { // no time kept: seen, since unknown
                 for (Map.Entry<String, String> w : wanted.entrySet()) {
                     if (!timed.contains(w.getKey()) && stored.mightContain(parse(w.getKey()))) {
@@ -244,6 +254,19 @@ public final class Inspect {
             }
             out.collect(r);
         }
+    }
+
+    /**
+     * The answer for a URL approximate mode's filter holds: seen, or a false positive at the rate
+     * its key's new URLs meet.
+     */
+    static String approximateSeen(double rate) {
+        return Double.isNaN(rate)
+                ? "seen, or a false positive of its key's Bloom filter (approximate mode)"
+                : String.format(
+                        Locale.ROOT,
+                        "seen, or a false positive at its key's rate of %.2g (approximate mode)",
+                        rate);
     }
 
     /** The inverse of {@link Fingerprint#toString()}. */
