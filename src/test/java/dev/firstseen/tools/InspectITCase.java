@@ -8,6 +8,8 @@ import dev.firstseen.dedup.ExactStoreType;
 import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.testing.FlinkCluster;
 import dev.firstseen.testing.KafkaBroker;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -111,6 +113,15 @@ class InspectITCase {
             assertThat(r.checks().get("http://site2.net/p299"))
                     .isEqualTo(Inspect.approximateSeen(Math.scalb(300.0, -40)))
                     .contains("rate of 2.7e-10");
+            assertThat(r.keys())
+                    .allMatch(
+                            k -> k.rate == Math.scalb((double) k.urls, -40), "rate = URLs / 2^40");
+            ByteArrayOutputStream text = new ByteArrayOutputStream();
+            Inspect.print(r, 1, new PrintStream(text, true, StandardCharsets.UTF_8));
+            assertThat(text.toString(StandardCharsets.UTF_8))
+                    .containsPattern("site2\\.net +300  rate 2\\.7e-10");
+        } else {
+            assertThat(r.keys()).allMatch(k -> Double.isNaN(k.rate), "no rate in exact mode");
         }
         assertThat(r.checks().get("http://site2.net/p300")).isEqualTo("unseen");
         assertThat(r.checks().get("mailto:nobody@example.com")).startsWith("invalid");

@@ -68,6 +68,10 @@ public final class Inspect {
         public long oldest = Long.MAX_VALUE;
         public long newest = Long.MIN_VALUE;
         public long bloomBytes;
+
+        /** Approximate mode: the rate a new URL of the key meets; NaN otherwise or unknown. */
+        public double rate = Double.NaN;
+
         public List<String> checked = new ArrayList<>();
     }
 
@@ -239,6 +243,7 @@ public final class Inspect {
                 r.urls = stored.count();
             }
             if (m != null && approximate) { // only the filter: no false negative
+                r.rate = stored.rate();
                 for (Map.Entry<String, String> w : wanted.entrySet()) {
                     if (stored.mightContain(parse(w.getKey()))) {
                         r.checked.add(w.getValue() + "\t" + approximateSeen(stored.rate()));
@@ -299,7 +304,12 @@ public final class Inspect {
         sorted.sort(Comparator.comparingLong((KeyRow k) -> k.urls).reversed());
         out.printf(Locale.ROOT, "top %d keys by URLs:%n", Math.min(top, sorted.size()));
         for (KeyRow k : sorted.subList(0, Math.min(top, sorted.size()))) {
-            out.printf(Locale.ROOT, "  %-40s %,12d%n", k.key, k.urls);
+            out.printf(
+                    Locale.ROOT,
+                    "  %-40s %,12d%s%n",
+                    k.key,
+                    k.urls,
+                    Double.isNaN(k.rate) ? "" : String.format(Locale.ROOT, "  rate %.2g", k.rate));
         }
         report.checks().forEach((url, answer) -> out.println(url + "\t" + answer));
     }
@@ -326,17 +336,18 @@ public final class Inspect {
         print(report, (int) args.getLong("top", 20), System.out);
         if (args.has("csv")) {
             List<String> lines = new ArrayList<>();
-            lines.add("key,urls,oldest_ms,newest_ms,bloom_bytes");
+            lines.add("key,urls,oldest_ms,newest_ms,bloom_bytes,rate");
             for (KeyRow k : report.keys()) {
                 lines.add(
                         String.format(
                                 Locale.ROOT,
-                                "%s,%d,%d,%d,%d",
+                                "%s,%d,%d,%d,%d,%s",
                                 k.key,
                                 k.urls,
                                 k.urls == 0 ? 0 : k.oldest,
                                 k.urls == 0 ? 0 : k.newest,
-                                k.bloomBytes));
+                                k.bloomBytes,
+                                Double.isNaN(k.rate) ? "" : Double.toString(k.rate)));
             }
             Files.write(Path.of(args.required("csv")), lines, StandardCharsets.UTF_8);
         }
