@@ -42,6 +42,19 @@ class LocalRunSummaryTest {
                 .containsPattern("L2 filter said seen +11 ")
                 .containsPattern(
                         "L3 exact-store reads +3 +\\(Bloom false positives caught: 1 of the 40")
-                .containsPattern("filter pages written +7 +loaded 2");
+                .containsPattern("filter pages written +7 +loaded 2")
+                .doesNotContain("expected dropped");
+    }
+
+    /** Approximate mode's expected false positives, when it expects any. */
+    @Test
+    void expectedDropsAppearInApproximateMode() {
+        String s =
+                LocalRun.summary(
+                        Map.of("recordsIn", 100L, "firstSeen", 40L, "expectedFalsePositives", 2.25),
+                        1.0);
+        assertThat(s).containsPattern("expected dropped +2\\.3 +\\(approximate mode");
+        assertThat(LocalRun.summary(Map.of("expectedFalsePositives", 0.0), 1.0))
+                .doesNotContain("expected dropped");
     }
 }

@@ -233,6 +233,15 @@ public final class LocalRun {
                         l3,
                         fp,
                         first));
+        Object expected = acc.get(FirstSeenMetrics.EXPECTED_FALSE_POSITIVES);
+        if (expected instanceof Double e && e > 0) { // approximate mode: none dropped in exact
+            sb.append(
+                    String.format(
+                            Locale.ROOT,
+                            "  expected dropped       %,14.1f  (approximate mode: new URLs taken for"
+                                    + " seen at the rates they met)%n",
+                            e));
+        }
         sb.append(
                 String.format(
                         Locale.ROOT,
