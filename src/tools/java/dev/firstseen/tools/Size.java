@@ -500,6 +500,17 @@ public final class Size {
                         restoreSeconds,
                         bytes(checkpoint / slots),
                         restoreMbPerS));
+        if (mode == DedupMode.APPROXIMATE) {
+            out.add(
+                    String.format(
+                            Locale.ROOT,
+                            "dropped as false positives: at most %s new URLs (rate times URLs);"
+                                    + " 0.25-0.46 of that bound in the forty-ninth session's runs"
+                                    + " (docs/scale-50m-approximate-expected-false-positives-session49.txt:"
+                                    + " 0.46 at 50 M and 1e-4); a running job's gauge"
+                                    + " expectedFalsePositives says how many it expects it dropped",
+                            count(Math.round(rate * urls))));
+        }
         return out;
     }
 
