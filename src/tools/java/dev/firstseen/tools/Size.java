@@ -504,7 +504,7 @@ public final class Size {
             out.add(
                     String.format(
                             Locale.ROOT,
-                            "dropped as false positives: at most %s new URLs (rate times URLs);"
+                            "dropped as false positives: expected at most %s new URLs (rate times URLs);"
                                     + " 0.25-0.46 of that bound in the forty-ninth session's runs"
                                     + " (docs/scale-50m-approximate-expected-false-positives-session49.txt:"
                                     + " 0.46 at 50 M and 1e-4); a running job's gauge"
