@@ -88,6 +88,9 @@ final class FilterCache {
     /** {@link #heldNewRate()}. */
     private double heldNewRate;
 
+    /** The rate of a packed key's classes, from the walk that finds its newest class. */
+    private final double[] classesRate = new double[1];
+
     /** Whether a key may be packed as due ({@link PackedFilter#isDue}) since the last flush. */
     private boolean anyDue;
 
@@ -648,7 +651,7 @@ final class FilterCache {
         if (answer == NOT_PACKED) {
             return unpack(i, key);
         }
-        long newest = packed.newestClass(i);
+        long newest = packed.newestClass(i, classesRate);
         int hash = key.hashCode();
         int pos = packed.position(i);
         int held = inserts.countUnlessHolds(hash, pos, fp.hi, (int) (newest >>> 32));
@@ -656,7 +659,10 @@ final class FilterCache {
             return null;
         }
         heldNew = true;
-        heldNewRate = exactPagesOnly ? 0 : packed.rate(i, held);
+        heldNewRate =
+                exactPagesOnly
+                        ? 0
+                        : classesRate[0] + Math.scalb((double) held, -(int) (newest >>> 32));
         if ((int) newest <= held || held >= MAX_HELD) {
             long[] his = held == 0 ? new long[2] : inserts.take(hash, pos);
             his = Arrays.copyOf(his, held + 2);

@@ -324,35 +324,32 @@ final class PackedFilter {
      * {@link Integer#MAX_VALUE}; 0 if it is full).
      */
     static long newestClass(byte[] p, int start) {
+        return newestClass(p, start, null);
+    }
+
+    /**
+     * {@link #newestClass(byte[], int)}, and if {@code rate} is given, in its first element the
+     * filter's {@link FingerprintFilterMath#rate} (held URLs beside the arena not counted), from
+     * the same walk of its classes.
+     */
+    static long newestClass(byte[] p, int start, double[] rate) {
         Reader r = new Reader(p, start);
         r.next(); // the sizing
         int classes = (int) r.next();
         long word = 0;
         long room = 0;
+        double sum = 0;
         for (int c = 0; c < classes; c++) {
             word = r.next();
             long capacity = capacity(r.next());
-            room = Math.max(0, capacity - r.next());
+            long count = r.next();
+            room = Math.max(0, capacity - count);
+            sum += Math.scalb((double) count, -(int) (word & 0xFF));
+        }
+        if (rate != null) {
+            rate[0] = sum;
         }
         return (word & 0xFF) << 32 | Math.min(room, Integer.MAX_VALUE);
-    }
-
-    /**
-     * {@link FingerprintFilterMath#rate} of the filter at {@code start} of {@code p} with {@code
-     * held} more prefixes in its newest class: the URLs the cache holds beside it.
-     */
-    static double rate(byte[] p, int start, long held) {
-        Reader r = new Reader(p, start);
-        r.next(); // the sizing
-        int classes = (int) r.next();
-        double rate = 0;
-        for (int c = 0; c < classes; c++) {
-            int width = (int) (r.next() & 0xFF);
-            r.next(); // capacity
-            long count = r.next() + (c == classes - 1 ? held : 0);
-            rate += Math.scalb((double) count, -width);
-        }
-        return rate;
     }
 
     /**

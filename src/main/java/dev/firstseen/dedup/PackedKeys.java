@@ -221,10 +221,13 @@ final class PackedKeys implements PackedInserts.Hashes {
         return PackedFilter.newestClass(chunk(e), offset(e));
     }
 
-    /** {@link PackedFilter#rate} of the filter in slot {@code i}. */
-    double rate(int i, long held) {
+    /**
+     * {@link PackedFilter#newestClass} of the filter in slot {@code i}, with its rate in {@code
+     * rate[0]}.
+     */
+    long newestClass(int i, double[] rate) {
         int e = table[i];
-        return PackedFilter.rate(chunk(e), offset(e), held);
+        return PackedFilter.newestClass(chunk(e), offset(e), rate);
     }
 
     boolean isExactPages(int i) {

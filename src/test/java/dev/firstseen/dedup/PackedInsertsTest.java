@@ -2,6 +2,7 @@ package dev.firstseen.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.firstseen.dedup.FilterCacheTest.MemoryBacking;
 import java.util.ArrayList;
@@ -164,6 +165,41 @@ class PackedInsertsTest {
         }
         cache.remove("a.example");
         assertThat(cache.bytes()).isZero();
+    }
+
+    /**
+     * The rate each new URL held beside a packed key met ({@link FilterCache#heldNewRate}, the
+     * operator's expectedFalsePositives) is its key's filter's with the URLs held before it: the
+     * same as a filter given every URL at once, for 64 held URLs and the 65th that goes in.
+     */
+    @Test
+    void aHeldUrlMeetsTheRateOfItsKeyWithTheUrlsHeldBeforeIt() throws Exception {
+        MemoryBacking b = new MemoryBacking(filterOf("approximate", 0.05));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE);
+        KeyFilter all = new KeyFilter("a.example", FilterMeta.createFingerprints(128, 0.05), true);
+        int u = 0;
+        for (; u < 20; u++) {
+            if (record(cache, b, "a.example", fp("a.example", u), false)) {
+                all.insert(fp("a.example", u), PageSource.NOTHING_STORED);
+            }
+        }
+        cache.flushAll();
+        assertThat(cache.pack()).isEqualTo(1);
+        int held = 0;
+        for (; held <= FilterCache.MAX_HELD; u++) {
+            Fingerprint fp = fp("a.example", u);
+            double before = FingerprintFilterMath.rate(all.meta);
+            if (all.mightContain(fp, PageSource.NOTHING_STORED)) {
+                continue; // a false positive of the key's prefixes: not new to either
+            }
+            assertThat(record(cache, b, "a.example", fp, false)).isTrue();
+            assertThat(cache.heldNew()).isTrue();
+            assertThat(cache.heldNewRate()).as("URL %d", u).isCloseTo(before, within(1e-15));
+            all.insert(fp, PageSource.NOTHING_STORED);
+            held++;
+        }
+        assertThat(cache.duePacks()).as("the 65th went in with the others").isEqualTo(1);
+        assertThat(FingerprintFilterMath.rate(all.meta)).isGreaterThan(0.0);
     }
 
     /**
