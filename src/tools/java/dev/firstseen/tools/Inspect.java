@@ -246,7 +246,7 @@ public final class Inspect {
                 r.rate = stored.rate();
                 for (Map.Entry<String, String> w : wanted.entrySet()) {
                     if (stored.mightContain(parse(w.getKey()))) {
-                        r.checked.add(w.getValue() + "\t" + approximateSeen(stored.rate()));
+                        r.checked.add(w.getValue() + "\t" + approximateSeen(r.rate));
                     }
                 }
             }
