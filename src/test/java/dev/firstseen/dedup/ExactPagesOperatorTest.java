@@ -213,6 +213,65 @@ class ExactPagesOperatorTest {
         assertThat(emitted(back)).containsExactlyElementsOf(fresh);
     }
 
+    /**
+     * A job that switches from exact mode to approximate mode keeps its pages keys exact: their
+     * class of 63-bit fingerprints never fills, so their new URLs go on being kept whole and none
+     * is dropped, through checkpoints, packing and a second restore. Keys created after the switch
+     * get approximate mode's filter and drop their share of new URLs.
+     */
+    @Test
+    void pagesKeysStayExactAfterASwitchToApproximateMode() throws Exception {
+        List<CanonicalUrl> old = stream(20_000, 30, 2000, 25);
+        var exact = t.harness(pages(64 << 20, 0), 1, 0, null);
+        feed(exact, old);
+        OperatorSubtaskState snap = checkpoint(exact, 1);
+
+        DedupConfig approximate = builder(DedupMode.APPROXIMATE, 50, 0.1, 64 << 20, 0).build();
+        List<String> expectedOld = new ArrayList<>();
+        List<String> newKeysFirst = new ArrayList<>();
+        List<String> emittedOld = new ArrayList<>();
+        List<String> emittedNew = new ArrayList<>();
+        List<CanonicalUrl> seen = new ArrayList<>(old);
+        for (int round = 0; round < 2; round++) {
+            var h = t.harness(approximate, 1, 0, snap);
+            feed(h, seen);
+            assertThat(emitted(h)).as("round %d, every URL seen before", round).isEmpty();
+            List<CanonicalUrl> later = new ArrayList<>(stream(20_000, 30, 4000, 26 + round));
+            later.addAll(keys(stream(10_000, 30, 2000, 28 + round), 1000));
+            feed(h, later);
+            checkpoint(h, 2); // packs every key, the pages keys among them
+            List<CanonicalUrl> more = stream(5_000, 30, 6000, 30 + round);
+            feed(h, more);
+            later.addAll(more);
+
+            List<String> fresh = firstSightings(later);
+            fresh.removeAll(firstSightings(seen));
+            for (String u : fresh) {
+                (isNewKey(u) ? newKeysFirst : expectedOld).add(u);
+            }
+            for (String u : emitted(h)) {
+                (isNewKey(u) ? emittedNew : emittedOld).add(u);
+            }
+            for (KeyFilter f : ((DedupOperator) h.getOperator()).cache().filters()) {
+                boolean newKey = isNewKey("http://" + f.key() + "/");
+                assertThat(f.meta.isExactFingerprints()).as(f.key().toString()).isEqualTo(!newKey);
+            }
+            seen.addAll(later);
+            snap = checkpoint(h, 3);
+        }
+        assertThat(emittedOld).containsExactlyElementsOf(expectedOld);
+        assertThat(expectedOld).hasSizeGreaterThan(10_000);
+        // The new keys emit only first sightings, fewer than all: at 0.1 a tenth at most is lost.
+        assertThat(newKeysFirst).containsAll(emittedNew);
+        assertThat(emittedNew.size()).isLessThan(newKeysFirst.size() * 98 / 100);
+    }
+
+    /** The keys {@link #keys} moved by 1000 or more. */
+    private static boolean isNewKey(String url) {
+        String host = url.substring("http://d".length(), url.indexOf(".com"));
+        return Integer.parseInt(host) >= 1000;
+    }
+
     private static CanonicalUrl op(Op op, int key, int page) {
         CanonicalUrl u = url(key, page);
         u.op = op;
