@@ -46,9 +46,10 @@ import org.apache.flink.util.ParameterTool;
  * and confirms each one, so that RocksDB's incremental checkpoints share their files. Then page
  * journals and stale page versions are in the checkpoints as in a job, and it prints the largest,
  * the slowest and the heap just before a checkpoint's flush, when keys still hold their dirty-page
- * sets and pending inserts, and the most heap after any record between two checkpoints (the arena's
- * garbage rises and falls with its compactions between them). Without it, the one checkpoint at the
- * end writes every key whole.
+ * sets and pending inserts, and the most heap at once between two checkpoints: after any record,
+ * and within one whenever the arena allocates a chunk, so that a compaction's copies count beside
+ * the chunks they leave (the arena's garbage rises and falls with its compactions between them).
+ * Without it, the one checkpoint at the end writes every key whole.
  *
  * <p>Run: {@code scripts/simulate-subtask [--urls 10000000] [--keys 100000] [--rate 0.0001] [--mode
  * approximate] [--filter FINGERPRINTS|BLOOM] [--checkpoint-every N] [--page-journal-max-share S]
@@ -163,7 +164,7 @@ public final class SubtaskSimulation {
             }
             h.processElement(url(id, cdf), 0L);
             records++;
-            periodic.peak = Math.max(periodic.peak, op.filterCacheBytes());
+            periodic.peak = Math.max(periodic.peak, op.takeFilterCachePeakBytes());
             if (every > 0 && records % every == 0) {
                 periodic.take(h, op, ++checkpointId, created);
             }
@@ -329,8 +330,10 @@ public final class SubtaskSimulation {
         String after = "";
 
         /**
-         * The most heap after any record since the last checkpoint's flush, or during the next
-         * flush, while it inserts held new URLs into their keys' filters.
+         * The most heap at once since the last checkpoint's flush, up to the end of the next flush:
+         * after each record and within it whenever the arena allocates a chunk (a compaction's
+         * copies beside the chunks it has yet to release), and during the flush while it inserts
+         * held new URLs into their keys' filters ({@code DedupOperator#takeFilterCachePeakBytes}).
          */
         long peak;
 
@@ -354,7 +357,7 @@ public final class SubtaskSimulation {
             long cpu0 = THREAD_CPU.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             h.prepareSnapshotPreBarrier(id);
-            peak = Math.max(peak, op.filterFlushPeakBytes());
+            peak = Math.max(peak, op.takeFilterCachePeakBytes());
             OperatorSubtaskState snap = h.snapshot(id, id);
             snap.registerSharedStates(REGISTRY, id);
             long n0 = System.nanoTime();
@@ -365,7 +368,7 @@ public final class SubtaskSimulation {
             heapAfter = op.filterCacheBytes();
             after = op.filterCacheComposition();
             peaks[taken % peaks.length] = (double) peak / Math.max(1, urls);
-            peak = heapAfter;
+            peak = op.takeFilterCachePeakBytes(); // the notification's whole writes: the next one's
             taken++;
             seconds += d;
             durations.add(d);
@@ -391,7 +394,8 @@ public final class SubtaskSimulation {
                             + " %.2f B/URL at %,d URLs, last %,d B = %.2f B/URL at %,d URLs"
                             + " (full state size); heap at the last: %.2f"
                             + " B/URL just before its flush (%s), %.2f just after (%s); the most"
-                            + " heap after any record between two checkpoints or during the"
+                            + " heap at once (after any record, and within one as the arena"
+                            + " allocates a chunk) between two checkpoints or during the"
                             + " second's flush, over the URLs at the second: %.2f B/URL in the"
                             + " last interval, %.2f at most in the last %d%n",
                     every,

@@ -1185,12 +1185,14 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     }
 
     /**
-     * The most heap the filter cache held during the last checkpoint's flush, as it inserted held
-     * new URLs into their packed keys' filters and packed them again ({@link
-     * FilterCache#flushPeakBytes()}), for the subtask simulation.
+     * The most heap the filter cache held at once since the last call, checkpoint flushes and the
+     * arena's compactions included ({@link FilterCache#peakBytes()}), for the subtask simulation;
+     * the next call counts from now.
      */
-    public long filterFlushPeakBytes() {
-        return cache.flushPeakBytes();
+    public long takeFilterCachePeakBytes() {
+        long p = cache.peakBytes();
+        cache.resetPeak();
+        return p;
     }
 
     /** Bytes of the cached filter pages alone, without per-key objects (walks every page). */

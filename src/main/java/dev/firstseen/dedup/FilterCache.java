@@ -97,8 +97,8 @@ final class FilterCache {
     /** Whether {@link #writeWholeSoon} stopped at its budget with keys left to write whole. */
     private boolean wholeSoonLeft;
 
-    /** The most {@link #bytes()} during the last {@link #flushAll()} and {@link #pack()}. */
-    private long flushPeak;
+    /** The most {@link #bytes()} since the last {@link #resetPeak()} ({@link #peakBytes()}). */
+    private long peak;
 
     /** Pages that packed keys hold (slots neither unloaded nor {@link KeyFilter#ABSENT}). */
     private int packedPages;
@@ -341,7 +341,7 @@ final class FilterCache {
      */
     private int addPacks(List<KeyFilter> filters, List<byte[]> packs, long total) {
         // Until they are added, the filters and their packs are both on the heap.
-        flushPeak = Math.max(flushPeak, bytes() + total + 16L * packs.size());
+        peak = Math.max(peak, bytes() + total + 16L * packs.size());
         int n = 0;
         for (int i = 0; i < packs.size(); i++) {
             KeyFilter f = filters.get(i);
@@ -431,7 +431,7 @@ final class FilterCache {
      * Makes keyed state hold every dirty filter ({@link Backing#flush}); returns the pages written.
      */
     long flushAll() throws Exception {
-        flushPeak = bytes();
+        notePeak();
         long n = inserts.isEmpty() && !anyDue ? 0 : flushHeld();
         for (KeyFilter f : dirty) {
             if (!f.queued) {
@@ -478,7 +478,7 @@ final class FilterCache {
                 int i = packed.slotAt(hash, pos);
                 int chunk = packed.chunkOf(i);
                 n[0] += repack(i, inserts.isEmpty() ? null : inserts.take(hash, pos), true);
-                flushPeak = Math.max(flushPeak, bytes());
+                notePeak();
                 reclaimFlushed(chunk);
             }
         }
@@ -486,7 +486,7 @@ final class FilterCache {
                 (i, his) -> {
                     int chunk = packed.chunkOf(i);
                     n[0] += repack(i, his, true);
-                    flushPeak = Math.max(flushPeak, bytes());
+                    notePeak();
                     reclaimFlushed(chunk);
                 });
         // And what the last keys left, now that no key is to be gone through.
@@ -579,12 +579,30 @@ final class FilterCache {
     private static final int FLUSH_CHUNK_WASTE = 256;
 
     /**
-     * The most {@link #bytes()} during the last {@link #flushAll()} (after each key whose held new
-     * URLs it inserted) and the {@link #pack()} after it (its filters and their packs before they
-     * go into the arena).
+     * The most heap the cache held at once since the last {@link #resetPeak()}: {@link #bytes()}
+     * now, after each key {@link #flushAll()} inserted held new URLs into, with the filters {@link
+     * #pack()} packed beside their packs before they go into the arena, and the arena at its most
+     * since then ({@link PackedKeys#peakBytes()}: a compaction's copies beside the chunks it has
+     * yet to release) with the rest of the cache as it is at the next of those moments or when this
+     * is read, which the subtask simulation does after every record.
      */
-    long flushPeakBytes() {
-        return flushPeak;
+    long peakBytes() {
+        return Math.max(peak, bytes() - packed.bytes() + packed.peakBytes());
+    }
+
+    /** Starts {@link #peakBytes()} again from {@link #bytes()}. */
+    void resetPeak() {
+        peak = bytes();
+        packed.resetPeak();
+    }
+
+    /**
+     * Takes {@link #bytes()} into the peak, with the arena at its most since the last call (the
+     * rest of the cache as it is now: a compaction changes only the arena).
+     */
+    private void notePeak() {
+        peak = Math.max(peak, bytes() - packed.bytes() + packed.peakBytes());
+        packed.resetPeak();
     }
 
     /** The cached filter of {@code key} (now the most recently used), or null; never loads. */

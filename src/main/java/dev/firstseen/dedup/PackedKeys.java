@@ -86,6 +86,9 @@ final class PackedKeys implements PackedInserts.Hashes {
     /** What a compaction tells of each key it moves ({@link PackedInserts#moved}), or null. */
     private PackedInserts moves;
 
+    /** The most {@link #bytes()} since the last {@link #resetPeak()}, as chunks were allocated. */
+    private long peak;
+
     PackedKeys() {
         this(WHOLE_CHUNKS);
     }
@@ -98,6 +101,20 @@ final class PackedKeys implements PackedInserts.Hashes {
     /** Tells {@code m} of every key a compaction moves while {@code m} is not empty. */
     void onMove(PackedInserts m) {
         this.moves = m;
+    }
+
+    /**
+     * The most bytes the arena held at once since the last {@link #resetPeak()}: taken whenever a
+     * chunk is allocated, so that a compaction counts the chunks it copies into beside those it has
+     * yet to release.
+     */
+    long peakBytes() {
+        return Math.max(peak, bytes());
+    }
+
+    /** Starts {@link #peakBytes()} again from {@link #bytes()}. */
+    void resetPeak() {
+        peak = bytes();
     }
 
     /** Keys packed. */
@@ -674,6 +691,7 @@ final class PackedKeys implements PackedInserts.Hashes {
             allocated += size;
             current = index;
             fill = 0;
+            peak = Math.max(peak, bytes());
         }
         int ref = current << CHUNK_BITS | fill;
         fill += len;

@@ -394,6 +394,31 @@ class PackedKeysTest {
         assertThat(arena.chunkCount()).isEqualTo(left - 1);
     }
 
+    /**
+     * {@link PackedKeys#peakBytes()} counts what a compaction holds while it copies: the chunks it
+     * copies into beside those it has yet to release. Read only before and after, the arena never
+     * held more than before the compaction.
+     */
+    @Test
+    void thePeakCountsACompactionsCopiesBesideTheChunksTheyLeave() throws Exception {
+        Map<String, byte[]> all = packedFilters(12000, new ArrayList<>());
+        PackedKeys arena = arenaOf(all);
+        int k = 0;
+        for (String key : all.keySet()) {
+            if (k++ % 8 == 0) {
+                arena.drop(arena.slotOf(key));
+            }
+        }
+        long before = arena.bytes();
+        arena.resetPeak();
+        arena.compactIfWasteful(32); // an eighth is garbage: copied whole
+        assertThat(arena.compactions()).isEqualTo(1);
+        assertThat(arena.bytes()).isLessThan(before);
+        assertThat(arena.peakBytes()).isGreaterThan(before);
+        arena.resetPeak();
+        assertThat(arena.peakBytes()).isEqualTo(arena.bytes());
+    }
+
     @Test
     void aKeyLargerThanAChunkIsNotAdded() {
         PackedKeys arena = new PackedKeys();
