@@ -205,7 +205,9 @@ public final class Size {
                                     + " flush included: 2.88 B/URL at 1,000 records/s a subtask,"
                                     + " docs/simulate-subtask-10m-fpp1e-4-due-packs-session28.txt;"
                                     + " 2.92 at 10,000, docs/simulate-subtask-session42.txt; 3.15"
-                                    + " at 100,000, with 10 s checkpoints)"));
+                                    + " at 100,000, with 10 s checkpoints; counted at once, the"
+                                    + " arena's compactions included, 2.93 and 3.15,"
+                                    + " docs/simulate-subtask-compaction-peak-session50.txt)"));
         }
         return smallKeys(
                 f,
