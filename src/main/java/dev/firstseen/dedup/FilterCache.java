@@ -581,28 +581,45 @@ final class FilterCache {
     /**
      * The most heap the cache held at once since the last {@link #resetPeak()}: {@link #bytes()}
      * now, after each key {@link #flushAll()} inserted held new URLs into, with the filters {@link
-     * #pack()} packed beside their packs before they go into the arena, and the arena at its most
-     * since then ({@link PackedKeys#peakBytes()}: a compaction's copies beside the chunks it has
-     * yet to release) with the rest of the cache as it is at the next of those moments or when this
-     * is read, which the subtask simulation does after every record.
+     * #pack()} packed beside their packs before they go into the arena, and the arena and the held
+     * URLs each at its most since then ({@link PackedKeys#peakBytes()}: a compaction's copies
+     * beside the chunks it has yet to release, a table beside the one it replaces; {@link
+     * PackedInserts#peakBytes()}: old arrays beside grown ones) with the rest of the cache as it is
+     * at the next of those moments or when this is read, which the subtask simulation does after
+     * every record.
      */
     long peakBytes() {
-        return Math.max(peak, bytes() - packed.bytes() + packed.peakBytes());
+        return Math.max(peak, partsAtTheirPeaks());
     }
 
     /** Starts {@link #peakBytes()} again from {@link #bytes()}. */
     void resetPeak() {
         peak = bytes();
         packed.resetPeak();
+        inserts.resetPeak();
     }
 
     /**
-     * Takes {@link #bytes()} into the peak, with the arena at its most since the last call (the
-     * rest of the cache as it is now: a compaction changes only the arena).
+     * {@link #bytes()} with the arena and the held URLs each at its most since their last reset: an
+     * upper bound, since the two may have peaked at different moments.
+     */
+    private long partsAtTheirPeaks() {
+        return bytes()
+                - packed.bytes()
+                - inserts.bytes()
+                + packed.peakBytes()
+                + inserts.peakBytes();
+    }
+
+    /**
+     * Takes {@link #bytes()} into the peak, with the arena and the held URLs at their most since
+     * the last call (the rest of the cache as it is now: a compaction or a growing table changes
+     * only its own part).
      */
     private void notePeak() {
-        peak = Math.max(peak, bytes() - packed.bytes() + packed.peakBytes());
+        peak = Math.max(peak, partsAtTheirPeaks());
         packed.resetPeak();
+        inserts.resetPeak();
     }
 
     /** The cached filter of {@code key} (now the most recently used), or null; never loads. */

@@ -106,6 +106,9 @@ final class PackedInserts {
     private int keys;
     private long added;
 
+    /** See {@link #peakBytes()}. */
+    private long peak;
+
     PackedInserts(Hashes hashes) {
         this.hashes = hashes;
         Arrays.fill(free, -1);
@@ -146,12 +149,20 @@ final class PackedInserts {
         if (n == 0) {
             return 0;
         }
-        return 48
-                + 10L * n
-                + (keyLow == null ? 0 : 16 + 4L * n)
-                + 16
-                + 4L * pool.length
-                + (lows == null ? 0 : 16 + 4L * lows.length);
+        return keysBytes(n, keyLow != null) + poolBytes();
+    }
+
+    /**
+     * The most bytes held at once since the last {@link #resetPeak()}: while the table of keys or
+     * the pool grows or is rebuilt, the old arrays beside the new ones.
+     */
+    long peakBytes() {
+        return Math.max(peak, bytes());
+    }
+
+    /** Starts {@link #peakBytes()} again from {@link #bytes()}. */
+    void resetPeak() {
+        peak = bytes();
     }
 
     /** Fingerprints added since this was created. */
@@ -305,10 +316,12 @@ final class PackedInserts {
         } else {
             if (top + need > pool.length) {
                 int n = Math.max(Math.max(64, top + need), pool.length + pool.length / 4);
+                long old = poolBytes();
                 pool = Arrays.copyOf(pool, n);
                 if (lows != null) {
                     lows = Arrays.copyOf(lows, n);
                 }
+                peak = Math.max(peak, bytes() + old);
             }
             at = top;
             top += need;
@@ -530,6 +543,9 @@ final class PackedInserts {
         keyCount = new char[capacity];
         keyValue = new int[capacity];
         keyLow = oldLow == null ? null : new int[capacity];
+        if (oldPos.length > 0) {
+            peak = Math.max(peak, bytes() + keysBytes(oldPos.length, oldLow != null));
+        }
         for (int i = 0; i < oldPos.length; i++) {
             if (oldPos[i] != 0) {
                 int s = place(hashes.hashAt(oldPos[i]), oldPos[i]);
@@ -560,9 +576,21 @@ final class PackedInserts {
                 end += len;
             }
         }
+        long old = poolBytes();
         pool = hs;
         lows = ls;
+        peak = Math.max(peak, bytes() + old);
         top = end;
         Arrays.fill(free, -1);
+    }
+
+    /** The bytes of a table of keys of {@code n} slots, with {@link #keyLow} if {@code low}. */
+    private static long keysBytes(int n, boolean low) {
+        return 48 + 10L * n + (low ? 16 + 4L * n : 0);
+    }
+
+    /** The bytes of {@link #pool} and {@link #lows}. */
+    private long poolBytes() {
+        return 16 + 4L * pool.length + (lows == null ? 0 : 16 + 4L * lows.length);
     }
 }

@@ -773,7 +773,9 @@ final class PackedKeys implements PackedInserts.Hashes {
                 insert(t, g, hashOf(e), e);
             }
         }
+        long old = 5L * table.length;
         table = t;
         tags = g;
+        peak = Math.max(peak, bytes() + old); // the old table beside the new one
     }
 }

@@ -310,6 +310,37 @@ class PackedInsertsTest {
     }
 
     /** Held URLs match on their class's prefix, not on the whole fingerprint half. */
+    /**
+     * The peak counts the old table of keys and the old pool beside the grown ones, for the add
+     * that grew them; an add that grows nothing leaves the peak at the bytes held.
+     */
+    @Test
+    void thePeakCountsTheArraysAGrowthReplaces() {
+        PackedInserts held = new PackedInserts(pos -> pos * 0x9E3779B9);
+        SplittableRandom random = new SplittableRandom(11);
+        int grew = 0;
+        long most = 0;
+        // One URL a key first, which the table of keys holds without the pool; then more.
+        for (int i = 0; i < 20_000; i++) {
+            int pos = i < 5_000 ? i + 1 : 1 + random.nextInt(5_000);
+            held.resetPeak();
+            long before = held.bytes();
+            held.add(pos * 0x9E3779B9, pos, random.nextLong(), 24);
+            long peak = held.peakBytes();
+            if (held.bytes() == before) {
+                assertThat(peak).isEqualTo(held.bytes());
+            } else if (peak > held.bytes()) {
+                most = Math.max(most, peak - held.bytes());
+                grew++;
+            }
+            if (i == 4_999) {
+                // 5,000 keys: the last growth of the table replaced one of more than 3,000 slots.
+                assertThat(most).isGreaterThan(10L * 3_000);
+            }
+        }
+        assertThat(grew).isGreaterThan(10);
+    }
+
     @Test
     void heldUrlsMatchOnTheirClassPrefix() {
         PackedInserts held = new PackedInserts(pos -> pos * 0x9E3779B9);
