@@ -206,7 +206,8 @@ public final class Size {
                                     + " docs/simulate-subtask-10m-fpp1e-4-due-packs-session28.txt;"
                                     + " 2.92 at 10,000, docs/simulate-subtask-session42.txt; 3.15"
                                     + " at 100,000, with 10 s checkpoints; counted at once, the"
-                                    + " arena's compactions included, 2.93 and 3.15,"
+                                    + " arena's compactions and growing tables included, 2.93"
+                                    + " and 3.19,"
                                     + " docs/simulate-subtask-compaction-peak-session50.txt)"));
         }
         return smallKeys(
