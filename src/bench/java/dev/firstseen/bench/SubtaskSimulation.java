@@ -164,7 +164,6 @@ public final class SubtaskSimulation {
             }
             h.processElement(url(id, cdf), 0L);
             records++;
-            periodic.peak = Math.max(periodic.peak, op.takeFilterCachePeakBytes());
             if (every > 0 && records % every == 0) {
                 periodic.take(h, op, ++checkpointId, created);
             }
@@ -330,14 +329,10 @@ public final class SubtaskSimulation {
         String after = "";
 
         /**
-         * The most heap at once since the last checkpoint's flush, up to the end of the next flush:
-         * after each record and within it whenever the arena allocates a chunk (a compaction's
-         * copies beside the chunks it has yet to release), and during the flush while it inserts
-         * held new URLs into their keys' filters ({@code DedupOperator#takeFilterCachePeakBytes}).
+         * The most heap at once of each of the last ten intervals, from a checkpoint's flush to the
+         * end of the next (the operator's {@code filterCachePeakBytes}: after each record, within
+         * one as the arena and tables grow, and during the flush), over the URLs at its end.
          */
-        long peak;
-
-        /** The highest peak of an interval over the URLs at its end, of the last ten intervals. */
         final double[] peaks = new double[10];
 
         void take(
@@ -357,7 +352,6 @@ public final class SubtaskSimulation {
             long cpu0 = THREAD_CPU.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             h.prepareSnapshotPreBarrier(id);
-            peak = Math.max(peak, op.takeFilterCachePeakBytes());
             OperatorSubtaskState snap = h.snapshot(id, id);
             snap.registerSharedStates(REGISTRY, id);
             long n0 = System.nanoTime();
@@ -367,8 +361,8 @@ public final class SubtaskSimulation {
             notifyDurations.add((System.nanoTime() - n0) / 1e9);
             heapAfter = op.filterCacheBytes();
             after = op.filterCacheComposition();
-            peaks[taken % peaks.length] = (double) peak / Math.max(1, urls);
-            peak = op.takeFilterCachePeakBytes(); // the notification's whole writes: the next one's
+            peaks[taken % peaks.length] =
+                    (double) op.filterCachePeakBytesLastInterval() / Math.max(1, urls);
             taken++;
             seconds += d;
             durations.add(d);

@@ -177,6 +177,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     /* The longest processElement call since the last checkpoint, and in the last interval. */
     private transient long longestNanos;
     private transient long longestNanosLastInterval;
+
+    /** The filter cache's most heap at once in this interval, and in the last (a gauge). */
+    private transient long cachePeakBytes;
+
+    private transient long cachePeakBytesLastInterval;
     private transient long longestNanosEver;
 
     /** Whether the job-wide time rules met a key in fingerprint pages yet (logged once). */
@@ -312,6 +317,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         }
         metrics.gauge("filterCacheBytes", cache::bytes);
         metrics.gauge("filterCacheBudgetBytes", cacheBudget::bytes);
+        metrics.gauge(FirstSeenMetrics.FILTER_CACHE_PEAK_BYTES, () -> cachePeakBytesLastInterval);
         metrics.gauge("filterCacheKeys", cache::keys);
         metrics.gauge("filterCachePages", cache::pages);
         metrics.gauge("filterCachePackedKeys", cache::packedKeys);
@@ -373,6 +379,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             rebuildNanos = System.nanoTime() - start;
         }
         process(element);
+        long peak = cache.takePeakBytes();
+        if (peak > cachePeakBytes) {
+            cachePeakBytes = peak;
+        }
         long took = System.nanoTime() - start;
         if (took > longestNanos) {
             longestNanos = took;
@@ -970,6 +980,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         longestNanosLastInterval = longestNanos;
         longestNanosEver = Math.max(longestNanosEver, longestNanos);
         longestNanos = 0;
+        cachePeakBytesLastInterval = Math.max(cachePeakBytes, cache.takePeakBytes());
+        cachePeakBytes = 0;
         long now = System.nanoTime();
         if (now - lastSummaryNanos >= SUMMARY_INTERVAL_NANOS) {
             lastSummaryNanos = now;
@@ -1185,14 +1197,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     }
 
     /**
-     * The most heap the filter cache held at once since the last call, checkpoint flushes and the
-     * arena's compactions included ({@link FilterCache#peakBytes()}), for the subtask simulation;
-     * the next call counts from now.
+     * The {@link FirstSeenMetrics#FILTER_CACHE_PEAK_BYTES} gauge's value: the most heap the filter
+     * cache held at once from the checkpoint flush before last to the end of the last one.
      */
-    public long takeFilterCachePeakBytes() {
-        long p = cache.peakBytes();
-        cache.resetPeak();
-        return p;
+    public long filterCachePeakBytesLastInterval() {
+        return cachePeakBytesLastInterval;
     }
 
     /** Bytes of the cached filter pages alone, without per-key objects (walks every page). */

@@ -599,6 +599,13 @@ final class FilterCache {
         inserts.resetPeak();
     }
 
+    /** {@link #peakBytes()}, then {@link #resetPeak()}. */
+    long takePeakBytes() {
+        long p = peakBytes();
+        resetPeak();
+        return p;
+    }
+
     /**
      * {@link #bytes()} with the arena and the held URLs each at its most since their last reset: an
      * upper bound, since the two may have peaked at different moments.

@@ -57,6 +57,14 @@ public final class FirstSeenMetrics {
      */
     public static final String EXPECTED_FALSE_POSITIVES = "expectedFalsePositives";
 
+    /**
+     * Gauge: the most heap the dedup subtask's filter cache held at once in the last checkpoint
+     * interval, from one checkpoint's flush to the end of the next, in bytes: after each record,
+     * and within one as the cache's arena and tables grow (a compaction's copies beside the chunks
+     * it has yet to release). Compare with {@code filterCacheBudgetBytes} and the task heap.
+     */
+    public static final String FILTER_CACHE_PEAK_BYTES = "filterCachePeakBytes";
+
     public static final String FILTER_SATURATED = "filterSaturated";
     public static final String REVISITS = "revisits";
     public static final String EXPIRED = "expired";

@@ -251,6 +251,39 @@ class ApproximateFilterOperatorTest {
         assertThat(((DedupOperator) h.getOperator()).expectedFalsePositives()).isZero();
     }
 
+    /**
+     * filterCachePeakBytes is the most the cache held in the last interval, not what it holds at
+     * the checkpoint: a large key forgotten before the checkpoint (forget-key drops its filter)
+     * still counts, and the next interval counts afresh.
+     */
+    @Test
+    void theCachePeakIsTheIntervalsMostNotTheCheckpoints() throws Exception {
+        DedupConfig cfg = builder(DedupMode.APPROXIMATE, 512, 1e-4, 64 << 20, 0).build();
+        var h = t.harness(cfg, 1, 0, null);
+        DedupOperator op = (DedupOperator) h.getOperator();
+        feed(h, stream(2_000, 10, 1000, 51));
+        checkpoint(h, 1);
+        long most = 0;
+        // About 240 KB of pages: the 64 KiB chunk a small arena takes for a moment at a flush is
+        // small beside it.
+        for (int i = 0; i < 100_000; i++) {
+            h.processElement(url(99, i), 0L);
+            most = Math.max(most, op.filterCacheBytes());
+        }
+        CanonicalUrl forget = url(99, 0);
+        forget.op = Op.FORGET_KEY;
+        h.processElement(forget, 0L);
+        long atCheckpoint = op.filterCacheBytes();
+        checkpoint(h, 2);
+        assertThat(atCheckpoint).isLessThan(most / 2);
+        assertThat(op.filterCachePeakBytesLastInterval()).isGreaterThanOrEqualTo(most);
+        feed(h, stream(200, 10, 1000, 52));
+        checkpoint(h, 3);
+        assertThat(op.filterCachePeakBytesLastInterval())
+                .isGreaterThanOrEqualTo(op.filterCacheBytes())
+                .isLessThan(most / 2);
+    }
+
     private static DedupConfig firstClass(long urls) {
         return builder(DedupMode.APPROXIMATE, urls, 1e-4, 64 << 20, 0).build();
     }
