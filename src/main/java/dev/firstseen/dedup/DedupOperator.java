@@ -177,12 +177,12 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     /* The longest processElement call since the last checkpoint, and in the last interval. */
     private transient long longestNanos;
     private transient long longestNanosLastInterval;
+    private transient long longestNanosEver;
 
     /** The filter cache's most heap at once in this interval, and in the last (a gauge). */
     private transient long cachePeakBytes;
 
     private transient long cachePeakBytesLastInterval;
-    private transient long longestNanosEver;
 
     /** Whether the job-wide time rules met a key in fingerprint pages yet (logged once). */
     private transient boolean warnedRulesSkipPages;

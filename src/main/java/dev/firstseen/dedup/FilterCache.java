@@ -585,8 +585,8 @@ final class FilterCache {
      * URLs each at its most since then ({@link PackedKeys#peakBytes()}: a compaction's copies
      * beside the chunks it has yet to release, a table beside the one it replaces; {@link
      * PackedInserts#peakBytes()}: old arrays beside grown ones) with the rest of the cache as it is
-     * at the next of those moments or when this is read, which the subtask simulation does after
-     * every record.
+     * at the next of those moments or when this is read, which the dedup operator does after every
+     * record (its gauge {@code filterCachePeakBytes}).
      */
     long peakBytes() {
         return Math.max(peak, partsAtTheirPeaks());
