@@ -599,10 +599,16 @@ final class FilterCache {
         inserts.resetPeak();
     }
 
-    /** {@link #peakBytes()}, then {@link #resetPeak()}. */
+    /**
+     * {@link #peakBytes()}, then {@link #resetPeak()}: what the dedup operator does after every
+     * record, so each part's bytes are computed once.
+     */
     long takePeakBytes() {
-        long p = peakBytes();
-        resetPeak();
+        long arena = packed.bytes();
+        long held = inserts.bytes();
+        long now = bytes + arena + held;
+        long p = Math.max(peak, bytes + packed.takePeak(arena) + inserts.takePeak(held));
+        peak = now;
         return p;
     }
 

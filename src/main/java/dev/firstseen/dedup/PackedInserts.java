@@ -165,6 +165,13 @@ final class PackedInserts {
         peak = bytes();
     }
 
+    /** {@link #peakBytes()}, then {@link #resetPeak()}, given {@link #bytes()} as {@code now}. */
+    long takePeak(long now) {
+        long p = Math.max(peak, now);
+        peak = now;
+        return p;
+    }
+
     /** Fingerprints added since this was created. */
     long added() {
         return added;

@@ -117,6 +117,13 @@ final class PackedKeys implements PackedInserts.Hashes {
         peak = bytes();
     }
 
+    /** {@link #peakBytes()}, then {@link #resetPeak()}, given {@link #bytes()} as {@code now}. */
+    long takePeak(long now) {
+        long p = Math.max(peak, now);
+        peak = now;
+        return p;
+    }
+
     /** Keys packed. */
     int size() {
         return size;
