@@ -582,10 +582,10 @@ final class FilterCache {
      * The most heap the cache held at once since the last {@link #resetPeak()}: {@link #bytes()}
      * now, after each key {@link #flushAll()} inserted held new URLs into, with the filters {@link
      * #pack()} packed beside their packs before they go into the arena, and the arena and the held
-     * URLs each at its most since then ({@link PackedKeys#peakBytes()}: a compaction's copies
-     * beside the chunks it has yet to release, a table beside the one it replaces; {@link
-     * PackedInserts#peakBytes()}: old arrays beside grown ones) with the rest of the cache as it is
-     * at the next of those moments or when this is read, which the dedup operator does after every
+     * URLs each at its most since then ({@link PackedKeys#peak()}: a compaction's copies beside the
+     * chunks it has yet to release, a table beside the one it replaces; {@link
+     * PackedInserts#peak()}: old arrays beside grown ones) with the rest of the cache as it is at
+     * the next of those moments or when this is read, which the dedup operator does after every
      * record (its gauge {@code filterCachePeakBytes}).
      */
     long peakBytes() {
@@ -595,8 +595,8 @@ final class FilterCache {
     /** Starts {@link #peakBytes()} again from {@link #bytes()}. */
     void resetPeak() {
         peak = bytes();
-        packed.resetPeak();
-        inserts.resetPeak();
+        packed.peak().reset(packed.bytes());
+        inserts.peak().reset(inserts.bytes());
     }
 
     /**
@@ -607,7 +607,7 @@ final class FilterCache {
         long arena = packed.bytes();
         long held = inserts.bytes();
         long now = bytes + arena + held;
-        long p = Math.max(peak, bytes + packed.takePeak(arena) + inserts.takePeak(held));
+        long p = Math.max(peak, bytes + packed.peak().take(arena) + inserts.peak().take(held));
         peak = now;
         return p;
     }
@@ -620,8 +620,8 @@ final class FilterCache {
         return bytes()
                 - packed.bytes()
                 - inserts.bytes()
-                + packed.peakBytes()
-                + inserts.peakBytes();
+                + packed.peak().most(packed.bytes())
+                + inserts.peak().most(inserts.bytes());
     }
 
     /**
@@ -631,8 +631,8 @@ final class FilterCache {
      */
     private void notePeak() {
         peak = Math.max(peak, partsAtTheirPeaks());
-        packed.resetPeak();
-        inserts.resetPeak();
+        packed.peak().reset(packed.bytes());
+        inserts.peak().reset(inserts.bytes());
     }
 
     /** The cached filter of {@code key} (now the most recently used), or null; never loads. */

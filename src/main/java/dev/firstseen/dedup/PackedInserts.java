@@ -106,8 +106,8 @@ final class PackedInserts {
     private int keys;
     private long added;
 
-    /** See {@link #peakBytes()}. */
-    private long peak;
+    /** See {@link #peak()}. */
+    private final HeapPeak peak = new HeapPeak();
 
     PackedInserts(Hashes hashes) {
         this.hashes = hashes;
@@ -153,23 +153,11 @@ final class PackedInserts {
     }
 
     /**
-     * The most bytes held at once since the last {@link #resetPeak()}: while the table of keys or
-     * the pool grows or is rebuilt, the old arrays beside the new ones.
+     * The most bytes held at once: noted while the table of keys or the pool grows or is rebuilt,
+     * the old arrays beside the new ones.
      */
-    long peakBytes() {
-        return Math.max(peak, bytes());
-    }
-
-    /** Starts {@link #peakBytes()} again from {@link #bytes()}. */
-    void resetPeak() {
-        peak = bytes();
-    }
-
-    /** {@link #peakBytes()}, then {@link #resetPeak()}, given {@link #bytes()} as {@code now}. */
-    long takePeak(long now) {
-        long p = Math.max(peak, now);
-        peak = now;
-        return p;
+    HeapPeak peak() {
+        return peak;
     }
 
     /** Fingerprints added since this was created. */
@@ -328,7 +316,7 @@ final class PackedInserts {
                 if (lows != null) {
                     lows = Arrays.copyOf(lows, n);
                 }
-                peak = Math.max(peak, bytes() + old);
+                peak.note(bytes() + old);
             }
             at = top;
             top += need;
@@ -551,7 +539,7 @@ final class PackedInserts {
         keyValue = new int[capacity];
         keyLow = oldLow == null ? null : new int[capacity];
         if (oldPos.length > 0) {
-            peak = Math.max(peak, bytes() + keysBytes(oldPos.length, oldLow != null));
+            peak.note(bytes() + keysBytes(oldPos.length, oldLow != null));
         }
         for (int i = 0; i < oldPos.length; i++) {
             if (oldPos[i] != 0) {
@@ -586,7 +574,7 @@ final class PackedInserts {
         long old = poolBytes();
         pool = hs;
         lows = ls;
-        peak = Math.max(peak, bytes() + old);
+        peak.note(bytes() + old);
         top = end;
         Arrays.fill(free, -1);
     }

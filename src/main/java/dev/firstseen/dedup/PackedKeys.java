@@ -86,8 +86,8 @@ final class PackedKeys implements PackedInserts.Hashes {
     /** What a compaction tells of each key it moves ({@link PackedInserts#moved}), or null. */
     private PackedInserts moves;
 
-    /** The most {@link #bytes()} since the last {@link #resetPeak()}, as chunks were allocated. */
-    private long peak;
+    /** The most {@link #bytes()} at once, noted as chunks and tables are allocated. */
+    private final HeapPeak peak = new HeapPeak();
 
     PackedKeys() {
         this(WHOLE_CHUNKS);
@@ -104,24 +104,12 @@ final class PackedKeys implements PackedInserts.Hashes {
     }
 
     /**
-     * The most bytes the arena held at once since the last {@link #resetPeak()}: taken whenever a
-     * chunk is allocated, so that a compaction counts the chunks it copies into beside those it has
-     * yet to release.
+     * The most bytes the arena held at once: noted whenever a chunk is allocated, so that a
+     * compaction counts the chunks it copies into beside those it has yet to release, and when the
+     * table is replaced.
      */
-    long peakBytes() {
-        return Math.max(peak, bytes());
-    }
-
-    /** Starts {@link #peakBytes()} again from {@link #bytes()}. */
-    void resetPeak() {
-        peak = bytes();
-    }
-
-    /** {@link #peakBytes()}, then {@link #resetPeak()}, given {@link #bytes()} as {@code now}. */
-    long takePeak(long now) {
-        long p = Math.max(peak, now);
-        peak = now;
-        return p;
+    HeapPeak peak() {
+        return peak;
     }
 
     /** Keys packed. */
@@ -688,7 +676,7 @@ final class PackedKeys implements PackedInserts.Hashes {
             allocated += size;
             current = index;
             fill = 0;
-            peak = Math.max(peak, bytes());
+            peak.note(bytes());
         }
         int ref = current << CHUNK_BITS | fill;
         fill += len;
@@ -783,6 +771,6 @@ final class PackedKeys implements PackedInserts.Hashes {
         long old = 5L * table.length;
         table = t;
         tags = g;
-        peak = Math.max(peak, bytes() + old); // the old table beside the new one
+        peak.note(bytes() + old); // the old table beside the new one
     }
 }

@@ -323,10 +323,10 @@ class PackedInsertsTest {
         // One URL a key first, which the table of keys holds without the pool; then more.
         for (int i = 0; i < 20_000; i++) {
             int pos = i < 5_000 ? i + 1 : 1 + random.nextInt(5_000);
-            held.resetPeak();
+            held.peak().reset(held.bytes());
             long before = held.bytes();
             held.add(pos * 0x9E3779B9, pos, random.nextLong(), 24);
-            long peak = held.peakBytes();
+            long peak = held.peak().most(held.bytes());
             if (held.bytes() == before) {
                 assertThat(peak).isEqualTo(held.bytes());
             } else if (peak > held.bytes()) {

@@ -394,7 +394,7 @@ class PackedKeysTest {
     }
 
     /**
-     * {@link PackedKeys#peakBytes()} counts what a compaction holds while it copies: the chunks it
+     * {@link PackedKeys#peak()} counts what a compaction holds while it copies: the chunks it
      * copies into beside those it has yet to release. Read only before and after, the arena never
      * held more than before the compaction. Each chunk goes once its keys are out, so a whole copy
      * holds one chunk more than the arena did at most; releasing them at the end held the arena
@@ -412,16 +412,16 @@ class PackedKeysTest {
         }
         long before = arena.bytes();
         int chunk = arena.chunkTarget(); // the largest a copy's chunk may be
-        arena.resetPeak();
+        arena.peak().reset(arena.bytes());
         arena.compactIfWasteful(32); // an eighth is garbage: copied whole
         assertThat(arena.compactions()).isEqualTo(1);
         assertThat(arena.bytes()).isLessThan(before);
-        assertThat(arena.peakBytes()).isGreaterThan(before);
+        assertThat(arena.peak().most(arena.bytes())).isGreaterThan(before);
         assertThat(arena.chunkCount()).isGreaterThan(4);
         // And the chunk list's bookkeeping (24 bytes a chunk) for the chunks it adds.
-        assertThat(arena.peakBytes()).isLessThanOrEqualTo(before + chunk + 24 * 64);
-        arena.resetPeak();
-        assertThat(arena.peakBytes()).isEqualTo(arena.bytes());
+        assertThat(arena.peak().most(arena.bytes())).isLessThanOrEqualTo(before + chunk + 24 * 64);
+        arena.peak().reset(arena.bytes());
+        assertThat(arena.peak().most(arena.bytes())).isEqualTo(arena.bytes());
     }
 
     @Test
