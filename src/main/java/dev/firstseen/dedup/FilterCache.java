@@ -97,7 +97,7 @@ final class FilterCache {
     /** Whether {@link #writeWholeSoon} stopped at its budget with keys left to write whole. */
     private boolean wholeSoonLeft;
 
-    /** The most {@link #bytes()} since the last {@link #resetPeak()} ({@link #peakBytes()}). */
+    /** The most {@link #bytes()} since the last {@link #takePeakBytes()}. */
     private long peak;
 
     /** Pages that packed keys hold (slots neither unloaded nor {@link KeyFilter#ABSENT}). */
@@ -579,60 +579,33 @@ final class FilterCache {
     private static final int FLUSH_CHUNK_WASTE = 256;
 
     /**
-     * The most heap the cache held at once since the last {@link #resetPeak()}: {@link #bytes()}
-     * now, after each key {@link #flushAll()} inserted held new URLs into, with the filters {@link
-     * #pack()} packed beside their packs before they go into the arena, and the arena and the held
-     * URLs each at its most since then ({@link PackedKeys#peak()}: a compaction's copies beside the
-     * chunks it has yet to release, a table beside the one it replaces; {@link
-     * PackedInserts#peak()}: old arrays beside grown ones) with the rest of the cache as it is at
-     * the next of those moments or when this is read, which the dedup operator does after every
-     * record (its gauge {@code filterCachePeakBytes}).
-     */
-    long peakBytes() {
-        return Math.max(peak, partsAtTheirPeaks());
-    }
-
-    /** Starts {@link #peakBytes()} again from {@link #bytes()}. */
-    void resetPeak() {
-        peak = bytes();
-        packed.peak().reset(packed.bytes());
-        inserts.peak().reset(inserts.bytes());
-    }
-
-    /**
-     * {@link #peakBytes()}, then {@link #resetPeak()}: what the dedup operator does after every
-     * record, so each part's bytes are computed once.
+     * The most heap the cache held at once since the last call, and starts again from now: {@link
+     * #bytes()} now, after each key {@link #flushAll()} inserted held new URLs into, with the
+     * filters {@link #pack()} packed beside their packs before they go into the arena, and the
+     * arena and the held URLs each at its most since then ({@link PackedKeys#peak()}: a
+     * compaction's copies beside the chunks it has yet to release, a table beside the one it
+     * replaces; {@link PackedInserts#peak()}: old arrays beside grown ones) with the rest of the
+     * cache as it is at the next of those moments or at this call. The dedup operator calls it
+     * after every record (its gauge {@code filterCachePeakBytes}), so each part's bytes are
+     * computed once here.
      */
     long takePeakBytes() {
         long arena = packed.bytes();
         long held = inserts.bytes();
-        long now = bytes + arena + held;
         long p = Math.max(peak, bytes + packed.peak().take(arena) + inserts.peak().take(held));
-        peak = now;
+        peak = bytes + arena + held;
         return p;
     }
 
     /**
-     * {@link #bytes()} with the arena and the held URLs each at its most since their last reset: an
-     * upper bound, since the two may have peaked at different moments.
-     */
-    private long partsAtTheirPeaks() {
-        return bytes()
-                - packed.bytes()
-                - inserts.bytes()
-                + packed.peak().most(packed.bytes())
-                + inserts.peak().most(inserts.bytes());
-    }
-
-    /**
      * Takes {@link #bytes()} into the peak, with the arena and the held URLs at their most since
-     * the last call (the rest of the cache as it is now: a compaction or a growing table changes
-     * only its own part).
+     * the last call: an upper bound, since the two may have peaked at different moments, with the
+     * rest of the cache as it is now (a compaction or a growing table changes only its own part).
      */
     private void notePeak() {
-        peak = Math.max(peak, partsAtTheirPeaks());
-        packed.peak().reset(packed.bytes());
-        inserts.peak().reset(inserts.bytes());
+        long arena = packed.bytes();
+        long held = inserts.bytes();
+        peak = Math.max(peak, bytes + packed.peak().take(arena) + inserts.peak().take(held));
     }
 
     /** The cached filter of {@code key} (now the most recently used), or null; never loads. */
