@@ -586,14 +586,12 @@ final class FilterCache {
      * compaction's copies beside the chunks it has yet to release, a table beside the one it
      * replaces; {@link PackedInserts#peak()}: old arrays beside grown ones) with the rest of the
      * cache as it is at the next of those moments or at this call. The dedup operator calls it
-     * after every record (its gauge {@code filterCachePeakBytes}), so each part's bytes are
-     * computed once here.
+     * after every record (its gauge {@code filterCachePeakBytes}).
      */
     long takePeakBytes() {
-        long arena = packed.bytes();
-        long held = inserts.bytes();
-        long p = Math.max(peak, bytes + packed.peak().take(arena) + inserts.peak().take(held));
-        peak = bytes + arena + held;
+        notePeak();
+        long p = peak;
+        peak = bytes();
         return p;
     }
 
