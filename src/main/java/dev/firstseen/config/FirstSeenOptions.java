@@ -270,6 +270,21 @@ public final class FirstSeenOptions {
                                     + " Decides future splits only, so it may change on"
                                     + " restore.");
 
+    public static final ConfigOption<Boolean> APPROXIMATE_CONVERT_EXACT_KEYS =
+            ConfigOptions.key("dedup.approximate.convert-exact-keys")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "After a switch from exact to approximate mode with"
+                                    + " dedup.approximate.filter FINGERPRINTS: turn each key kept"
+                                    + " in exact mode's fingerprint pages into approximate mode's"
+                                    + " filter when a record first loads it from state (about 7"
+                                    + " bytes per URL become 1.5 to 2.5), keeping every URL it"
+                                    + " holds, so none is emitted again. The key's new URLs are"
+                                    + " then dropped at up to dedup.bloom.false-positive-rate."
+                                    + " false: such keys stay exact and keep their bytes. Keys in"
+                                    + " exact mode's entries store are never converted.");
+
     public static final ConfigOption<Integer> EXACT_PAGE_ENTRIES =
             ConfigOptions.key("dedup.exact.page-entries")
                     .intType()
@@ -540,6 +555,7 @@ public final class FirstSeenOptions {
                     EXACT_STORE,
                     EXACT_PAGE_ENTRIES,
                     APPROXIMATE_PAGE_ENTRIES,
+                    APPROXIMATE_CONVERT_EXACT_KEYS,
                     PAGE_JOURNAL_SHARE,
                     FINGERPRINT_BITS,
                     REBUILD_STEP,

@@ -561,6 +561,7 @@ public final class FirstSeenSettings {
                 .exactStore(exactStore(conf))
                 .exactPageEntries(conf.get(EXACT_PAGE_ENTRIES))
                 .approximatePageEntries(conf.get(APPROXIMATE_PAGE_ENTRIES))
+                .convertExactKeys(conf.get(APPROXIMATE_CONVERT_EXACT_KEYS))
                 .pageJournalShare(pageJournalShare(conf))
                 .fingerprintBits(conf.get(FINGERPRINT_BITS))
                 .rebuildStep(conf.get(REBUILD_STEP))

@@ -39,6 +39,9 @@ import java.util.TreeMap;
  * @param exactPageEntries entries per page past which exact mode's fingerprint pages split
  * @param approximatePageEntries entries per page past which approximate mode's fingerprint pages
  *     split
+ * @param convertExactKeys in approximate mode with {@link ApproximateFilter#FINGERPRINTS}, turn a
+ *     key kept in exact mode's fingerprint pages into approximate mode's filter when it is loaded
+ *     from state
  * @param pageJournalShare the size of a fingerprint filter's page journal, as a share of its pages'
  *     bytes, past which a checkpoint writes its changed pages whole; 0 writes them whole every time
  * @param packMaxPages the most page slots of a key the filter cache packs into its arena at a
@@ -63,6 +66,7 @@ public record DedupConfig(
         ExactStoreType exactStore,
         int exactPageEntries,
         int approximatePageEntries,
+        boolean convertExactKeys,
         double pageJournalShare,
         int packMaxPages)
         implements Serializable {
@@ -192,6 +196,18 @@ public record DedupConfig(
     }
 
     /**
+     * Whether a key loaded in exact mode's fingerprint pages becomes approximate mode's filter: in
+     * approximate mode with {@link ApproximateFilter#FINGERPRINTS}, whose prefixes are the top bits
+     * of the 63 those pages keep (a Bloom filter's bits need the whole fingerprint), if {@link
+     * #convertExactKeys}.
+     */
+    boolean convertsExactKeys() {
+        return convertExactKeys
+                && mode == DedupMode.APPROXIMATE
+                && approximateFilter == ApproximateFilter.FINGERPRINTS;
+    }
+
+    /**
      * Whether a record's own {@code revisit_after} can be honoured: in exact mode, where an entries
      * key keeps every URL's time and a pages key the times of the URLs such records name.
      */
@@ -225,6 +241,7 @@ public record DedupConfig(
         private ExactStoreType exactStore = ExactStoreType.AUTO;
         private int exactPageEntries = DEFAULT_EXACT_PAGE_ENTRIES;
         private int approximatePageEntries = DEFAULT_APPROXIMATE_PAGE_ENTRIES;
+        private boolean convertExactKeys = true;
         private Double pageJournalShare; // null: the default of the mode
         private int packMaxPages = DEFAULT_PACK_MAX_PAGES;
 
@@ -252,6 +269,12 @@ public record DedupConfig(
         /** See {@link DedupConfig#approximatePageEntries}. */
         public Builder approximatePageEntries(int entries) {
             this.approximatePageEntries = entries;
+            return this;
+        }
+
+        /** See {@link DedupConfig#convertExactKeys}; true by default, as the job's option. */
+        public Builder convertExactKeys(boolean convert) {
+            this.convertExactKeys = convert;
             return this;
         }
 
@@ -390,6 +413,7 @@ public record DedupConfig(
                     exactStore.resolve(revisitAfterMillis > 0 || forgetAfterMillis > 0, f.bits()),
                     exactPageEntries,
                     approximatePageEntries,
+                    convertExactKeys,
                     pageJournalShare != null ? pageJournalShare : defaultPageJournalShare(mode),
                     packMaxPages);
         }

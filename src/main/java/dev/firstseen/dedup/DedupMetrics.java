@@ -20,6 +20,7 @@ final class DedupMetrics {
     final Counter pagesLoaded;
     final Counter pageJournalEntries;
     final Counter pageJournalReplayed;
+    final Counter exactKeysConverted;
     final Counter filterRebuilds;
     final Counter filterRebuildReads;
     final Counter filterSaturated;
@@ -45,6 +46,7 @@ final class DedupMetrics {
         pagesLoaded = counter(ctx, FirstSeenMetrics.PAGES_LOADED);
         pageJournalEntries = counter(ctx, FirstSeenMetrics.PAGE_JOURNAL_ENTRIES);
         pageJournalReplayed = counter(ctx, FirstSeenMetrics.PAGE_JOURNAL_REPLAYED);
+        exactKeysConverted = counter(ctx, FirstSeenMetrics.EXACT_KEYS_CONVERTED);
         filterRebuilds = counter(ctx, FirstSeenMetrics.FILTER_REBUILDS);
         filterRebuildReads = counter(ctx, FirstSeenMetrics.FILTER_REBUILD_READS);
         filterSaturated = counter(ctx, FirstSeenMetrics.FILTER_SATURATED);

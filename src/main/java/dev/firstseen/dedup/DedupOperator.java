@@ -108,6 +108,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient ValueState<FilterMeta> metaState;
     private transient ListState<byte[]> journal;
     private transient ExactStore exact;
+    private transient boolean loggedConversion;
     private transient ListState<String> settingsState;
     private transient ListState<String> fingerprintState;
     private transient FingerprintFunction fingerprints;
@@ -238,6 +239,19 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     context.getRestoredCheckpointId().orElse(-1L),
                     previous,
                     config.guarded());
+            if (DedupMode.EXACT.name().equals(previous.get(SettingsGuard.DEDUP_MODE))
+                    && config.mode() == DedupMode.APPROXIMATE) {
+                LOG.info(
+                        config.convertsExactKeys()
+                                ? "Switched from exact to approximate mode: each key in exact"
+                                        + " mode's fingerprint pages becomes approximate mode's"
+                                        + " filter when a record first loads it (metric {})."
+                                : "Switched from exact to approximate mode: keys in exact mode's"
+                                        + " fingerprint pages stay exact (metric {} stays 0;"
+                                        + " dedup.approximate.convert-exact-keys: false, or the"
+                                        + " BLOOM filter).",
+                        FirstSeenMetrics.EXACT_KEYS_CONVERTED);
+            }
         }
         settingsState.update(SettingsGuard.encode(config.guarded()));
     }
@@ -831,8 +845,43 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 f.replay(his, loader);
                 metrics.pageJournalReplayed.inc(his.length);
             }
+            if (m.isExactFingerprints() && config.convertsExactKeys()) {
+                return convert(key, f);
+            }
             if (config.pageJournalShare() == 0) {
                 f.journalOff(); // a restored journal is written into the pages at the next flush
+            }
+            return f;
+        }
+
+        /**
+         * {@code exact}, a key in exact mode's fingerprint pages loaded by a job in approximate
+         * mode, as approximate mode's filter ({@code dedup.approximate.convert-exact-keys}). Its
+         * pages and journal leave state now and its new filter is written whole at the next flush,
+         * as a new key's is; a failure before the next checkpoint restores the exact key.
+         */
+        private KeyFilter convert(Object key, KeyFilter exact) throws Exception {
+            long start = System.nanoTime();
+            long urls = exact.meta.count();
+            long loadsBefore = loader.loads();
+            KeyFilter f = KeyFilter.fromExact(key, config.newFilter(), exact, loader);
+            metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
+            pages.clear();
+            journal.clear();
+            metrics.exactKeysConverted.inc();
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            if (!loggedConversion || millis >= 1000) {
+                loggedConversion = true;
+                LOG.info(
+                        "Key {} converted from exact mode's fingerprint pages to approximate"
+                                + " mode's filter: {} URLs in {} ms, {} classes now (metric {};"
+                                + " dedup.approximate.convert-exact-keys). Logged for the first"
+                                + " key and for any that takes a second or more.",
+                        key,
+                        urls,
+                        millis,
+                        f.meta.classCount(),
+                        FirstSeenMetrics.EXACT_KEYS_CONVERTED);
             }
             return f;
         }
@@ -1010,8 +1059,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     exact == null
                             ? String.format(
                                     Locale.ROOT,
-                                    " (%.1f new URLs expected dropped as false positives)",
-                                    expectedFalsePositives)
+                                    " (%.1f new URLs expected dropped as false positives;"
+                                            + " %d keys converted from exact mode)",
+                                    expectedFalsePositives,
+                                    metrics.exactKeysConverted.getCount())
                             : "",
                     metrics.duplicates.getCount(),
                     metrics.pagesLoaded.getCount(),

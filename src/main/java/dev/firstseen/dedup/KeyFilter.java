@@ -803,6 +803,146 @@ final class KeyFilter {
     }
 
     /**
+     * A new filter for {@code key} of {@code meta}, approximate mode's compressed fingerprints,
+     * holding every URL of {@code exact}, a key in exact mode's fingerprint pages ({@link
+     * FilterMeta#EXACT_FINGERPRINTS}) as loaded, its journal inserted. A page holds the top bits of
+     * each 63-bit fingerprint, its page the low ones; each goes in as the high half it begins, so
+     * every class keeps the prefix it would have kept of the URL itself, and no URL {@code exact}
+     * holds is new to the result. The classes fill in the order of {@code exact}'s pages, as
+     * inserts in that order would fill them, except that a prefix an earlier class holds goes in
+     * again (a share of them below the target rate; a check would cost a lookup per URL): each
+     * class is built whole from its sorted prefixes, its pages encoded once, in about a tenth of
+     * the time inserts would take. {@code exact} is read page by page and each page dropped once
+     * read, so the heap holds one of its pages besides those its journal loaded, and the prefixes
+     * of the class being built; it is discarded at the end. The result is new: all of it is written
+     * at the next flush.
+     */
+    static KeyFilter fromExact(Object key, FilterMeta meta, KeyFilter exact, PageSource source)
+            throws Exception {
+        if (!exact.meta.isExactFingerprints() || !meta.isFingerprints()) {
+            throw new IllegalArgumentException("not exact pages into fingerprints: " + exact.meta);
+        }
+        KeyFilter f = new KeyFilter(key, meta, true);
+        ClassBuilder b = f.new ClassBuilder();
+        exact.applyDeferred();
+        FilterMeta m = exact.meta;
+        int base = 0;
+        for (int c = 0; c < m.classCount(); c++) {
+            int width = m.width(c);
+            for (int i = 0, n = m.pages(c); i < n; i++) {
+                byte[] p = exact.page(c, base, i, source);
+                if (p == ABSENT) {
+                    continue;
+                }
+                int low = width - m.suffixBits(c, i);
+                for (long u : FingerprintPage.decode(p, m.suffixBits(c, i))) {
+                    b.add(((u << low) | i) << (64 - width), source);
+                }
+                exact.setSlot(base + i, null);
+            }
+            base += m.pages(c);
+        }
+        b.finish();
+        exact.discard();
+        f.forgetRecentInserts(); // not a hot key's: packed at the next checkpoint as any other
+        return f;
+    }
+
+    /**
+     * Builds {@link #fromExact}'s classes: gathers the newest class's prefixes until it holds its
+     * capacity of distinct ones, then sets its geometry as that many inserts would have (the same
+     * splits), encodes each of its pages from their sorted suffixes, and adds the next class. Past
+     * the last class the filter can have, or 2^30 prefixes in one class, inserts one at a time.
+     */
+    private final class ClassBuilder {
+        private long[] prefixes = new long[1024];
+        private int n;
+        private boolean oneAtATime;
+
+        void add(long hi, PageSource source) throws Exception {
+            if (oneAtATime) {
+                Fingerprint fp = new Fingerprint(hi, 0);
+                if (!mightContain(fp, source)) {
+                    insert(fp, source);
+                }
+                return;
+            }
+            int c = meta.classCount() - 1;
+            if (n == prefixes.length) {
+                if (n >= 1 << 30) {
+                    finish();
+                    oneAtATime = true;
+                    add(hi, source);
+                    return;
+                }
+                prefixes = Arrays.copyOf(prefixes, 2 * n);
+            }
+            prefixes[n++] = hi >>> (64 - meta.width(c));
+            if (n >= meta.capacity(c) && distinct() >= meta.capacity(c)) {
+                finish();
+                if (grow() < 0) { // saturated: the newest class keeps filling, as inserts do
+                    oneAtATime = true;
+                }
+            }
+        }
+
+        /** Sorts the prefixes gathered and drops repeats; returns how many are left. */
+        private int distinct() {
+            Arrays.sort(prefixes, 0, n);
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                if (k == 0 || prefixes[i] != prefixes[k - 1]) {
+                    prefixes[k++] = prefixes[i];
+                }
+            }
+            return n = k;
+        }
+
+        /** Writes the prefixes gathered into the newest class, which holds none yet. */
+        void finish() {
+            if (oneAtATime || n == 0) {
+                return;
+            }
+            distinct();
+            int c = meta.classCount() - 1;
+            for (int k = 0; k < n; k++) {
+                meta.addEntries(c, 1);
+                if (meta.wantsSplit(c)) {
+                    meta.advanceSplit(c);
+                }
+            }
+            int pages = meta.pages(c);
+            int[] from = new int[pages + 1];
+            for (int k = 0; k < n; k++) {
+                from[meta.page(c, prefixes[k]) + 1]++;
+            }
+            for (int i = 0; i < pages; i++) {
+                from[i + 1] += from[i];
+            }
+            // Bucketed in prefix order, so each page's suffixes come out sorted.
+            long[] suffixes = new long[n];
+            int[] at = Arrays.copyOf(from, pages);
+            for (int k = 0; k < n; k++) {
+                long v = prefixes[k];
+                int i = meta.page(c, v);
+                suffixes[at[i]++] = meta.suffix(c, v, meta.suffixBits(c, i));
+            }
+            int base = base(c);
+            for (int i = 0; i < pages; i++) {
+                if (from[i + 1] > from[i]) {
+                    setPage(
+                            base,
+                            i,
+                            FingerprintPage.encode(
+                                    suffixes, from[i], from[i + 1], meta.suffixBits(c, i)));
+                }
+            }
+            metaDirty = true;
+            n = 0;
+        }
+    }
+
+    /**
      * Replaces a fingerprint page (pages are rewritten, not changed in place) and marks it dirty.
      */
     private void setPage(int base, int index, byte[] p) {

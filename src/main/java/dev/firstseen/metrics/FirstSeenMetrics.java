@@ -32,6 +32,7 @@ public final class FirstSeenMetrics {
     public static final String PAGES_LOADED = "pagesLoaded";
     public static final String PAGE_JOURNAL_ENTRIES = "pageJournalEntries";
     public static final String PAGE_JOURNAL_REPLAYED = "pageJournalReplayed";
+    public static final String EXACT_KEYS_CONVERTED = "exactKeysConverted";
     public static final String FILTER_REBUILDS = "filterRebuilds";
     public static final String FILTER_REBUILD_READS = "filterRebuildReads";
 

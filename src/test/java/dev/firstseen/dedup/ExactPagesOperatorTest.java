@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -226,7 +227,10 @@ class ExactPagesOperatorTest {
         feed(exact, old);
         OperatorSubtaskState snap = checkpoint(exact, 1);
 
-        DedupConfig approximate = builder(DedupMode.APPROXIMATE, 50, 0.1, 64 << 20, 0).build();
+        DedupConfig approximate =
+                builder(DedupMode.APPROXIMATE, 50, 0.1, 64 << 20, 0)
+                        .convertExactKeys(false)
+                        .build();
         List<String> expectedOld = new ArrayList<>();
         List<String> newKeysFirst = new ArrayList<>();
         List<String> emittedOld = new ArrayList<>();
@@ -264,6 +268,77 @@ class ExactPagesOperatorTest {
         // The new keys emit only first sightings, fewer than all: at 0.1 a tenth at most is lost.
         assertThat(newKeysFirst).containsAll(emittedNew);
         assertThat(emittedNew.size()).isLessThan(newKeysFirst.size() * 98 / 100);
+    }
+
+    /**
+     * {@code dedup.approximate.convert-exact-keys}, the default: after a switch to approximate mode
+     * a pages key becomes approximate mode's filter when a record loads it, its journal inserted
+     * first. No URL it held is emitted again, then or after a restore from the next checkpoint; its
+     * new URLs are dropped at the rate its classes say, within the configured one; and its state
+     * shrinks to approximate mode's bytes.
+     */
+    @Test
+    void pagesKeysBecomeApproximateAfterASwitch() throws Exception {
+        List<CanonicalUrl> old = new ArrayList<>(stream(60_000, 30, 20_000, 25));
+        var exact = t.harness(pages(64 << 20, 0), 1, 0, null);
+        feed(exact, old);
+        checkpoint(exact, 1);
+        List<CanonicalUrl> more = stream(5_000, 30, 20_000, 26);
+        feed(exact, more); // journaled at the next checkpoint: the conversion must insert them
+        old.addAll(more);
+        OperatorSubtaskState snap = checkpoint(exact, 2);
+        long exactBytes = compactedSize(exact, 3);
+        int keys = Set.copyOf(old.stream().map(u -> u.key).toList()).size();
+
+        double p = 0.01;
+        DedupConfig approximate = builder(DedupMode.APPROXIMATE, 512, p, 64 << 20, 0).build();
+        var h = t.harness(approximate, 1, 0, snap);
+        feed(h, old);
+        assertThat(emitted(h)).as("URLs the exact keys held").isEmpty();
+        assertThat(accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isEqualTo(keys);
+        assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_REPLAYED)).isPositive();
+        for (KeyFilter f : ((DedupOperator) h.getOperator()).cache().filters()) {
+            assertThat(f.meta.isFingerprints() && !f.meta.isExactFingerprints())
+                    .as(f.key().toString())
+                    .isTrue();
+            assertThat(FingerprintFilterMath.rate(f.meta)).isLessThanOrEqualTo(p);
+        }
+        // Both sizes after a compaction, so that they hold no superseded or removed entry.
+        checkpoint(h, 3); // writes every converted key
+        long convertedBytes = compactedSize(h, 4);
+        assertThat(convertedBytes).isLessThan(exactBytes / 3);
+
+        // Pages 20,000 on: none of them seen before.
+        List<CanonicalUrl> later = new ArrayList<>();
+        for (CanonicalUrl u : stream(40_000, 30, 20_000, 27)) {
+            later.add(url(Integer.parseInt(u.key.replaceAll("\\D", "")), 20_000 + page(u)));
+        }
+        feed(h, later);
+        List<String> fresh = firstSightings(later);
+        List<String> out = emitted(h);
+        assertThat(fresh).containsAll(out);
+        assertThat(out.size()).isLessThan(fresh.size()).isGreaterThan(fresh.size() * 98 / 100);
+        var again = t.harness(approximate, 1, 0, checkpoint(h, 5));
+        feed(again, old);
+        feed(again, later);
+        assertThat(emitted(again)).as("after a restore of the converted keys").isEmpty();
+        assertThat(accumulator(again, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isZero();
+    }
+
+    /** The size of a checkpoint of {@code h} taken after its filter state was compacted. */
+    private static long compactedSize(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h, long id)
+            throws Exception {
+        DedupOperator op = (DedupOperator) h.getOperator();
+        var backend = (RocksDBKeyedStateBackend<?>) op.getKeyedStateBackend();
+        backend.compactState(DedupState.bloomPages());
+        backend.compactState(DedupState.pageJournal());
+        backend.compactState(DedupState.bloomMeta());
+        return checkpoint(h, id).getStateSize();
+    }
+
+    private static int page(CanonicalUrl u) {
+        return Integer.parseInt(u.canonical.substring(u.canonical.lastIndexOf('/') + 1));
     }
 
     /** The keys {@link #keys} moved by 1000 or more. */

@@ -92,6 +92,87 @@ class FingerprintFilterTest {
         assertThat(f.bytes() / (double) f.meta.count()).isLessThan(bound + 0.2);
     }
 
+    /**
+     * A key of exact mode's fingerprint pages, turned into this filter ({@link
+     * KeyFilter#fromExact}, classes built whole): every URL it held is found, in the heap and after
+     * its pages went through state; each class but the newest is full; the rate new URLs meet is
+     * the one its classes promise, within the target; it grows on by inserts; and it is about the
+     * size inserting the same URLs one at a time gives.
+     */
+    @ParameterizedTest
+    @CsvSource({"1e-2, 512, 200000", "1e-4, 128, 200000"})
+    void aKeyConvertedFromExactPagesKeepsEveryUrl(double p, long n0, int n) throws Exception {
+        SplittableRandom rnd = new SplittableRandom(47);
+        KeyFilter exact =
+                new KeyFilter(
+                        "k", FilterMeta.createExactFingerprints(64).splitPagesPast(128), true);
+        KeyFilter oneByOne = new KeyFilter("k", FilterMeta.createFingerprints(n0, p), true);
+        List<Fingerprint> in = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            // 64-bit fingerprints, as exact mode's pages take them: the low half is not read.
+            Fingerprint fp = new Fingerprint(rnd.nextLong(), 0);
+            exact.insert(fp, PageSource.NOTHING_STORED);
+            in.add(fp);
+            if (!oneByOne.mightContain(fp, PageSource.NOTHING_STORED)) {
+                oneByOne.insert(fp, PageSource.NOTHING_STORED);
+            }
+        }
+        assertThat(exact.meta.pages(0)).isGreaterThan(1000);
+
+        KeyFilter f =
+                KeyFilter.fromExact(
+                        "k",
+                        FilterMeta.createFingerprints(n0, p),
+                        exact,
+                        PageSource.NOTHING_STORED);
+        assertThat(f.meta.classCount()).isGreaterThan(2);
+        for (int c = 0; c < f.meta.classCount(); c++) {
+            if (c < f.meta.classCount() - 1) { // full, split as inserts split it
+                assertThat(f.meta.entries(c)).isEqualTo(f.meta.capacity(c));
+                assertThat(f.meta.pages(c)).isEqualTo(oneByOne.meta.pages(c));
+            }
+            assertThat(f.meta.wantsSplit(c)).as("class %d", c).isFalse();
+        }
+        // Only a prefix that an earlier class or another URL holds already goes in once for two.
+        assertThat(f.meta.count()).isLessThanOrEqualTo(n).isGreaterThan((long) (n * (1 - p)));
+        assertThat((double) f.pageBytes())
+                .isCloseTo(
+                        oneByOne.pageBytes(), org.assertj.core.data.Percentage.withPercentage(2));
+        java.util.Map<Integer, byte[]> stored = new java.util.HashMap<>();
+        f.drainDirty((id, page) -> stored.put(id, f.stored(id, page)));
+        KeyFilter back = new KeyFilter("k", f.meta.copy(), false);
+        for (Fingerprint fp : in) {
+            assertThat(f.mightContain(fp, PageSource.NOTHING_STORED)).isTrue();
+            assertThat(back.mightContain(fp, stored::get)).isTrue();
+        }
+
+        double promised = FingerprintFilterMath.rate(f.meta);
+        assertThat(promised).isLessThanOrEqualTo(p);
+        int trials = (int) Math.min(20_000_000, 400 / promised);
+        int hits = 0;
+        for (int i = 0; i < trials; i++) {
+            if (back.mightContain(new Fingerprint(rnd.nextLong(), 0), stored::get)) {
+                hits++;
+            }
+        }
+        // 400 expected hits: 5 standard deviations are a quarter of the promise.
+        assertThat(Math.abs((double) hits / trials - promised))
+                .isLessThan(5 * Math.sqrt(promised / trials));
+
+        List<Fingerprint> more = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Fingerprint fp = new Fingerprint(rnd.nextLong(), 0);
+            if (!back.mightContain(fp, stored::get)) {
+                back.insert(fp, stored::get);
+                more.add(fp);
+            }
+        }
+        for (Fingerprint fp : more) {
+            assertThat(back.mightContain(fp, stored::get)).isTrue();
+        }
+        assertThat(FingerprintFilterMath.rate(back.meta)).isLessThanOrEqualTo(p);
+    }
+
     @Test
     void removeForgetsOneUrlAndKeepsTheOthers() throws Exception {
         KeyFilter f = new KeyFilter("k", FilterMeta.createFingerprints(16, 1e-4), true);
