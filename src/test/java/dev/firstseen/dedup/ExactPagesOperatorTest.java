@@ -215,10 +215,11 @@ class ExactPagesOperatorTest {
     }
 
     /**
-     * A job that switches from exact mode to approximate mode keeps its pages keys exact: their
-     * class of 63-bit fingerprints never fills, so their new URLs go on being kept whole and none
-     * is dropped, through checkpoints, packing and a second restore. Keys created after the switch
-     * get approximate mode's filter and drop their share of new URLs.
+     * A job that switches from exact mode to approximate mode with {@code
+     * dedup.approximate.convert-exact-keys: false} keeps its pages keys exact: their class of
+     * 63-bit fingerprints never fills, so their new URLs go on being kept whole and none is
+     * dropped, through checkpoints, packing and a second restore. Keys created after the switch get
+     * approximate mode's filter and drop their share of new URLs.
      */
     @Test
     void pagesKeysStayExactAfterASwitchToApproximateMode() throws Exception {
