@@ -12,6 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.accumulators.DoubleCounter;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.accumulators.LongMaximum;
@@ -109,6 +111,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient ListState<byte[]> journal;
     private transient ExactStore exact;
     private transient boolean loggedConversion;
+    private transient boolean restoredFromExact;
     private transient ListState<String> settingsState;
     private transient ListState<String> fingerprintState;
     private transient FingerprintFunction fingerprints;
@@ -239,13 +242,15 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     context.getRestoredCheckpointId().orElse(-1L),
                     previous,
                     config.guarded());
-            if (DedupMode.EXACT.name().equals(previous.get(SettingsGuard.DEDUP_MODE))
-                    && config.mode() == DedupMode.APPROXIMATE) {
+            restoredFromExact =
+                    DedupMode.EXACT.name().equals(previous.get(SettingsGuard.DEDUP_MODE))
+                            && config.mode() == DedupMode.APPROXIMATE;
+            if (restoredFromExact) {
                 LOG.info(
                         config.convertsExactKeys()
                                 ? "Switched from exact to approximate mode: each key in exact"
                                         + " mode's fingerprint pages becomes approximate mode's"
-                                        + " filter when a record first loads it (metric {})."
+                                        + " filter as the operator opens (metric {})."
                                 : "Switched from exact to approximate mode: keys in exact mode's"
                                         + " fingerprint pages stay exact (metric {} stays 0;"
                                         + " dedup.approximate.convert-exact-keys: false, or the"
@@ -378,6 +383,63 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 recent.capacity(),
                 recent.bytes(),
                 fingerprints);
+        if (restoredFromExact && config.convertsExactKeys()) {
+            convertExactKeys();
+        }
+    }
+
+    /**
+     * After a restore of state written in exact mode, turns every key of exact mode's fingerprint
+     * pages into approximate mode's filter at once and writes it to state, so that the keys no
+     * record touches shrink too; a key's pause of {@link StateBacking#convert} is then the task's
+     * start. Keys are listed first: the heap backend's key iterator does not survive writes.
+     * Progress is logged every 10 s. A failure restores the checkpoint, which still records exact
+     * mode, so the next start converts again from the beginning.
+     */
+    private void convertExactKeys() throws Exception {
+        long start = System.nanoTime();
+        List<Object> keys;
+        try (Stream<Object> s =
+                getKeyedStateBackend()
+                        .getKeys(DedupState.bloomMeta().getName(), VoidNamespace.INSTANCE)) {
+            keys = s.collect(Collectors.toList());
+        }
+        int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+        LOG.info(
+                "Dedup subtask {}: converting the keys of exact mode's fingerprint pages among {}"
+                        + " to approximate mode's filter (dedup.approximate.convert-exact-keys)",
+                subtask,
+                keys.size());
+        StateBacking backing = new StateBacking();
+        long converted = 0;
+        long lastLog = start;
+        for (int i = 0; i < keys.size(); i++) {
+            setCurrentKey(keys.get(i));
+            FilterMeta m = metaState.value();
+            if (m == null || !m.isExactFingerprints()) {
+                continue;
+            }
+            backing.write(backing.load(keys.get(i)));
+            converted++;
+            long now = System.nanoTime();
+            if (now - lastLog >= 10_000_000_000L) {
+                lastLog = now;
+                LOG.info(
+                        "Dedup subtask {}: {} of {} keys read, {} converted, {} s",
+                        subtask,
+                        i + 1,
+                        keys.size(),
+                        converted,
+                        (now - start) / 1_000_000_000);
+            }
+        }
+        LOG.info(
+                "Dedup subtask {}: converted {} of {} keys from exact mode's fingerprint pages in"
+                        + " {} ms",
+                subtask,
+                converted,
+                keys.size(),
+                (System.nanoTime() - start) / 1_000_000);
     }
 
     @Override
@@ -858,7 +920,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
          * {@code exact}, a key in exact mode's fingerprint pages loaded by a job in approximate
          * mode, as approximate mode's filter ({@code dedup.approximate.convert-exact-keys}). Its
          * pages and journal leave state now and its new filter is written whole at the next flush,
-         * as a new key's is; a failure before the next checkpoint restores the exact key.
+         * as a new key's is, or at once by {@link #convertExactKeys}; a failure before the next
+         * checkpoint restores the exact key.
          */
         private KeyFilter convert(Object key, KeyFilter exact) throws Exception {
             long start = System.nanoTime();

@@ -272,42 +272,37 @@ class ExactPagesOperatorTest {
     }
 
     /**
-     * {@code dedup.approximate.convert-exact-keys}, the default: after a switch to approximate mode
-     * a pages key becomes approximate mode's filter when a record loads it, its journal inserted
-     * first. No URL it held is emitted again, then or after a restore from the next checkpoint; its
-     * new URLs are dropped at the rate its classes say, within the configured one; and its state
-     * shrinks to approximate mode's bytes.
+     * {@code dedup.approximate.convert-exact-keys}, the default: a job restored in approximate mode
+     * from state written in exact mode turns every pages key into approximate mode's filter as it
+     * opens, each key's journal inserted first, before any record. No URL the keys held is emitted
+     * again, then or after a restore from the next checkpoint; their new URLs are dropped at the
+     * rate their classes say, within the configured one; and the state shrinks to approximate
+     * mode's bytes, keys no record touches included.
      */
     @Test
     void pagesKeysBecomeApproximateAfterASwitch() throws Exception {
-        List<CanonicalUrl> old = new ArrayList<>(stream(60_000, 30, 20_000, 25));
+        List<CanonicalUrl> old = exactThenJournaled();
         var exact = t.harness(pages(64 << 20, 0), 1, 0, null);
-        feed(exact, old);
-        checkpoint(exact, 1);
-        List<CanonicalUrl> more = stream(5_000, 30, 20_000, 26);
-        feed(exact, more); // journaled at the next checkpoint: the conversion must insert them
-        old.addAll(more);
-        OperatorSubtaskState snap = checkpoint(exact, 2);
+        OperatorSubtaskState snap = fedAndCheckpointed(exact, old);
         long exactBytes = compactedSize(exact, 3);
         int keys = Set.copyOf(old.stream().map(u -> u.key).toList()).size();
 
         double p = 0.01;
         DedupConfig approximate = builder(DedupMode.APPROXIMATE, 512, p, 64 << 20, 0).build();
         var h = t.harness(approximate, 1, 0, snap);
-        feed(h, old);
-        assertThat(emitted(h)).as("URLs the exact keys held").isEmpty();
         assertThat(accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isEqualTo(keys);
         assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_REPLAYED)).isPositive();
+        // Both sizes after a compaction, so that they hold no superseded or removed entry.
+        long convertedBytes = compactedSize(h, 3);
+        assertThat(convertedBytes).isLessThan(exactBytes / 3);
+        feed(h, old);
+        assertThat(emitted(h)).as("URLs the exact keys held").isEmpty();
         for (KeyFilter f : ((DedupOperator) h.getOperator()).cache().filters()) {
             assertThat(f.meta.isFingerprints() && !f.meta.isExactFingerprints())
                     .as(f.key().toString())
                     .isTrue();
             assertThat(FingerprintFilterMath.rate(f.meta)).isLessThanOrEqualTo(p);
         }
-        // Both sizes after a compaction, so that they hold no superseded or removed entry.
-        checkpoint(h, 3); // writes every converted key
-        long convertedBytes = compactedSize(h, 4);
-        assertThat(convertedBytes).isLessThan(exactBytes / 3);
 
         // Pages 20,000 on: none of them seen before.
         List<CanonicalUrl> later = new ArrayList<>();
@@ -324,6 +319,66 @@ class ExactPagesOperatorTest {
         feed(again, later);
         assertThat(emitted(again)).as("after a restore of the converted keys").isEmpty();
         assertThat(accumulator(again, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isZero();
+    }
+
+    /**
+     * A stream for exact mode whose last 5,000 records come after a checkpoint ({@link
+     * #fedAndCheckpointed}), so that their keys' journals hold them.
+     */
+    private static List<CanonicalUrl> exactThenJournaled() {
+        List<CanonicalUrl> in = new ArrayList<>(stream(60_000, 30, 20_000, 25));
+        in.addAll(stream(5_000, 30, 20_000, 26));
+        return in;
+    }
+
+    /** Feeds {@link #exactThenJournaled} with a checkpoint before its last 5,000 records. */
+    private static OperatorSubtaskState fedAndCheckpointed(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
+            List<CanonicalUrl> in)
+            throws Exception {
+        feed(h, in.subList(0, in.size() - 5_000));
+        checkpoint(h, 1);
+        feed(h, in.subList(in.size() - 5_000, in.size()));
+        return checkpoint(h, 2);
+    }
+
+    /**
+     * Pages keys left exact by a job that did not convert them ({@code
+     * dedup.approximate.convert-exact-keys: false}) are converted when a record loads them once a
+     * job restored in approximate mode converts: the state no longer says it was written in exact
+     * mode, so the keys are not converted as it opens, and the others stay exact meanwhile.
+     */
+    @Test
+    void pagesKeysLeftExactAreConvertedWhenLoaded() throws Exception {
+        List<CanonicalUrl> old = exactThenJournaled();
+        var exact = t.harness(pages(64 << 20, 0), 1, 0, null);
+        OperatorSubtaskState snap = fedAndCheckpointed(exact, old);
+        var kept =
+                t.harness(
+                        builder(DedupMode.APPROXIMATE, 512, 0.01, 64 << 20, 0)
+                                .convertExactKeys(false)
+                                .build(),
+                        1,
+                        0,
+                        snap);
+        assertThat(accumulator(kept, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isZero();
+        snap = checkpoint(kept, 3);
+
+        var h =
+                t.harness(
+                        builder(DedupMode.APPROXIMATE, 512, 0.01, 64 << 20, 0).build(), 1, 0, snap);
+        assertThat(accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isZero();
+        List<CanonicalUrl> someKeys =
+                old.stream().filter(u -> u.key.equals("d3.com") || u.key.equals("d7.com")).toList();
+        feed(h, someKeys);
+        assertThat(emitted(h)).isEmpty();
+        assertThat(accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isEqualTo(2);
+        assertThat(((DedupOperator) h.getOperator()).cache().filters())
+                .allMatch(f -> f.meta.isFingerprints() && !f.meta.isExactFingerprints());
+        feed(h, old);
+        assertThat(emitted(h)).isEmpty();
+        assertThat(accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED))
+                .isEqualTo(Set.copyOf(old.stream().map(u -> u.key).toList()).size());
     }
 
     /** The size of a checkpoint of {@code h} taken after its filter state was compacted. */
