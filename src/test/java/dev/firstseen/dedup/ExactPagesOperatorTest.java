@@ -292,8 +292,9 @@ class ExactPagesOperatorTest {
         var h = t.harness(approximate, 1, 0, snap);
         assertThat(accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isEqualTo(keys);
         assertThat(accumulator(h, FirstSeenMetrics.PAGE_JOURNAL_REPLAYED)).isPositive();
-        // Both sizes after a compaction, so that they hold no superseded or removed entry.
-        long convertedBytes = compactedSize(h, 3);
+        // The exact state compacted, so that it holds no superseded entry; the converted one as
+        // the subtask left it, which compacted what it deleted.
+        long convertedBytes = checkpoint(h, 3).getStateSize();
         assertThat(convertedBytes).isLessThan(exactBytes / 3);
         feed(h, old);
         assertThat(emitted(h)).as("URLs the exact keys held").isEmpty();
