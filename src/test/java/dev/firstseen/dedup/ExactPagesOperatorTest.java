@@ -344,6 +344,33 @@ class ExactPagesOperatorTest {
     }
 
     /**
+     * A switch to approximate mode together with a rescale from one subtask to two: each converts
+     * the keys of its key groups as it opens, together every key, and neither emits a URL the exact
+     * keys held.
+     */
+    @Test
+    void aSwitchWithARescaleConvertsEveryKey() throws Exception {
+        List<CanonicalUrl> old = exactThenJournaled();
+        var exact = t.harness(pages(64 << 20, 0), 1, 0, null);
+        OperatorSubtaskState snap = fedAndCheckpointed(exact, old);
+        var two =
+                t.rescaled(
+                        builder(DedupMode.APPROXIMATE, 512, 0.01, 64 << 20, 0).build(), snap, 1, 2);
+        long converted = 0;
+        for (var h : two) {
+            long n = accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED);
+            assertThat(n).isPositive();
+            converted += n;
+        }
+        assertThat(converted).isEqualTo(Set.copyOf(old.stream().map(u -> u.key).toList()).size());
+        for (CanonicalUrl u : old) {
+            two.get(DedupOperatorTest.subtaskOf(u.key, 2)).processElement(u, 0L);
+        }
+        assertThat(emitted(two.get(0))).isEmpty();
+        assertThat(emitted(two.get(1))).isEmpty();
+    }
+
+    /**
      * Pages keys left exact by a job that did not convert them ({@code
      * dedup.approximate.convert-exact-keys: false}) are converted when a record loads them once a
      * job restored in approximate mode converts: the state no longer says it was written in exact
