@@ -281,11 +281,11 @@ class ExactPagesOperatorTest {
      */
     @Test
     void pagesKeysBecomeApproximateAfterASwitch() throws Exception {
-        List<CanonicalUrl> old = exactThenJournaled();
-        var exact = t.harness(pages(64 << 20, 0), 1, 0, null);
-        OperatorSubtaskState snap = fedAndCheckpointed(exact, old);
-        long exactBytes = compactedSize(exact, 3);
-        int keys = Set.copyOf(old.stream().map(u -> u.key).toList()).size();
+        ExactState exact = exactState();
+        List<CanonicalUrl> old = exact.urls();
+        OperatorSubtaskState snap = exact.snap();
+        long exactBytes = compactedSize(exact.harness(), 3);
+        long keys = exact.keys();
 
         double p = 0.01;
         DedupConfig approximate = builder(DedupMode.APPROXIMATE, 512, p, 64 << 20, 0).build();
@@ -323,24 +323,27 @@ class ExactPagesOperatorTest {
     }
 
     /**
-     * A stream for exact mode whose last 5,000 records come after a checkpoint ({@link
-     * #fedAndCheckpointed}), so that their keys' journals hold them.
+     * An exact-mode subtask of pages keys fed 65,000 records, the last 5,000 after a checkpoint so
+     * that their keys' journals hold them, with its checkpoint after them.
      */
-    private static List<CanonicalUrl> exactThenJournaled() {
-        List<CanonicalUrl> in = new ArrayList<>(stream(60_000, 30, 20_000, 25));
-        in.addAll(stream(5_000, 30, 20_000, 26));
-        return in;
+    private record ExactState(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> harness,
+            List<CanonicalUrl> urls,
+            OperatorSubtaskState snap) {
+        long keys() {
+            return Set.copyOf(urls.stream().map(u -> u.key).toList()).size();
+        }
     }
 
-    /** Feeds {@link #exactThenJournaled} with a checkpoint before its last 5,000 records. */
-    private static OperatorSubtaskState fedAndCheckpointed(
-            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
-            List<CanonicalUrl> in)
-            throws Exception {
-        feed(h, in.subList(0, in.size() - 5_000));
+    private ExactState exactState() throws Exception {
+        List<CanonicalUrl> in = new ArrayList<>(stream(60_000, 30, 20_000, 25));
+        var h = t.harness(pages(64 << 20, 0), 1, 0, null);
+        feed(h, in);
         checkpoint(h, 1);
-        feed(h, in.subList(in.size() - 5_000, in.size()));
-        return checkpoint(h, 2);
+        List<CanonicalUrl> journaled = stream(5_000, 30, 20_000, 26);
+        feed(h, journaled);
+        in.addAll(journaled);
+        return new ExactState(h, in, checkpoint(h, 2));
     }
 
     /**
@@ -350,20 +353,21 @@ class ExactPagesOperatorTest {
      */
     @Test
     void aSwitchWithARescaleConvertsEveryKey() throws Exception {
-        List<CanonicalUrl> old = exactThenJournaled();
-        var exact = t.harness(pages(64 << 20, 0), 1, 0, null);
-        OperatorSubtaskState snap = fedAndCheckpointed(exact, old);
+        ExactState exact = exactState();
         var two =
                 t.rescaled(
-                        builder(DedupMode.APPROXIMATE, 512, 0.01, 64 << 20, 0).build(), snap, 1, 2);
+                        builder(DedupMode.APPROXIMATE, 512, 0.01, 64 << 20, 0).build(),
+                        exact.snap(),
+                        1,
+                        2);
         long converted = 0;
         for (var h : two) {
             long n = accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED);
             assertThat(n).isPositive();
             converted += n;
         }
-        assertThat(converted).isEqualTo(Set.copyOf(old.stream().map(u -> u.key).toList()).size());
-        for (CanonicalUrl u : old) {
+        assertThat(converted).isEqualTo(exact.keys());
+        for (CanonicalUrl u : exact.urls()) {
             two.get(DedupOperatorTest.subtaskOf(u.key, 2)).processElement(u, 0L);
         }
         assertThat(emitted(two.get(0))).isEmpty();
@@ -378,9 +382,8 @@ class ExactPagesOperatorTest {
      */
     @Test
     void pagesKeysLeftExactAreConvertedWhenLoaded() throws Exception {
-        List<CanonicalUrl> old = exactThenJournaled();
-        var exact = t.harness(pages(64 << 20, 0), 1, 0, null);
-        OperatorSubtaskState snap = fedAndCheckpointed(exact, old);
+        ExactState exact = exactState();
+        List<CanonicalUrl> old = exact.urls();
         var kept =
                 t.harness(
                         builder(DedupMode.APPROXIMATE, 512, 0.01, 64 << 20, 0)
@@ -388,9 +391,9 @@ class ExactPagesOperatorTest {
                                 .build(),
                         1,
                         0,
-                        snap);
+                        exact.snap());
         assertThat(accumulator(kept, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isZero();
-        snap = checkpoint(kept, 3);
+        OperatorSubtaskState snap = checkpoint(kept, 3);
 
         var h =
                 t.harness(
@@ -405,8 +408,7 @@ class ExactPagesOperatorTest {
                 .allMatch(f -> f.meta.isFingerprints() && !f.meta.isExactFingerprints());
         feed(h, old);
         assertThat(emitted(h)).isEmpty();
-        assertThat(accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED))
-                .isEqualTo(Set.copyOf(old.stream().map(u -> u.key).toList()).size());
+        assertThat(accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isEqualTo(exact.keys());
     }
 
     /** The size of a checkpoint of {@code h} taken after its filter state was compacted. */
