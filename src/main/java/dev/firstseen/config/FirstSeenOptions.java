@@ -276,14 +276,17 @@ public final class FirstSeenOptions {
                     .defaultValue(true)
                     .withDescription(
                             "After a switch from exact to approximate mode with"
-                                    + " dedup.approximate.filter FINGERPRINTS: turn each key kept"
-                                    + " in exact mode's fingerprint pages into approximate mode's"
-                                    + " filter when a record first loads it from state (about 7"
-                                    + " bytes per URL become 1.5 to 2.5), keeping every URL it"
-                                    + " holds, so none is emitted again. The key's new URLs are"
-                                    + " then dropped at up to dedup.bloom.false-positive-rate."
-                                    + " false: such keys stay exact and keep their bytes. Keys in"
-                                    + " exact mode's entries store are never converted.");
+                                    + " dedup.approximate.filter FINGERPRINTS: turn exact mode's"
+                                    + " keys into approximate mode's filter as each subtask opens"
+                                    + " after the restore (about 7 bytes per URL in fingerprint"
+                                    + " pages, 18 in the entries store, become 1.5 to 2.5),"
+                                    + " keeping every URL they hold, so none is emitted again."
+                                    + " Their new URLs are then dropped at up to"
+                                    + " dedup.bloom.false-positive-rate. An entries-store key"
+                                    + " whose store a forget or an expiry left with fewer URLs"
+                                    + " than its Bloom filter keeps the filter. false: such keys"
+                                    + " stay exact; a later job with true converts pages keys as"
+                                    + " records load them.");
 
     public static final ConfigOption<Integer> EXACT_PAGE_ENTRIES =
             ConfigOptions.key("dedup.exact.page-entries")

@@ -39,9 +39,9 @@ import java.util.TreeMap;
  * @param exactPageEntries entries per page past which exact mode's fingerprint pages split
  * @param approximatePageEntries entries per page past which approximate mode's fingerprint pages
  *     split
- * @param convertExactKeys in approximate mode with {@link ApproximateFilter#FINGERPRINTS}, turn a
- *     key kept in exact mode's fingerprint pages into approximate mode's filter when it is loaded
- *     from state
+ * @param convertExactKeys in approximate mode with {@link ApproximateFilter#FINGERPRINTS}, turn
+ *     exact mode's keys into approximate mode's filter: all of them as the operator opens after a
+ *     restore of state written in exact mode, and a pages key left exact when it is loaded
  * @param pageJournalShare the size of a fingerprint filter's page journal, as a share of its pages'
  *     bytes, past which a checkpoint writes its changed pages whole; 0 writes them whole every time
  * @param packMaxPages the most page slots of a key the filter cache packs into its arena at a

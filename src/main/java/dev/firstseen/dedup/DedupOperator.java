@@ -5,6 +5,7 @@ import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.Op;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -389,13 +390,20 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     }
 
     /**
-     * After a restore of state written in exact mode, turns every key of exact mode's fingerprint
-     * pages into approximate mode's filter at once and writes it to state, so that the keys no
-     * record touches shrink too; a key's pause of {@link StateBacking#convert} is then the task's
-     * start, and so is compacting what the exact keys leave. Keys are listed first: the heap
-     * backend's key iterator does not survive writes. Progress is logged every 10 s. A failure
-     * restores the checkpoint, which still records exact mode, so the next start converts again
-     * from the beginning.
+     * After a restore of state written in exact mode, turns its keys into approximate mode's filter
+     * at once and writes them to state, so that the keys no record touches shrink too; a key's
+     * pause of {@link StateBacking#convert} is then the task's start, and so is compacting what the
+     * exact keys leave. Keys are listed first: the heap backend's key iterator does not survive
+     * writes. Progress is logged every 10 s. A failure restores the checkpoint, which still records
+     * exact mode, so the next start converts again from the beginning.
+     *
+     * <p>A key of fingerprint pages converts as a record would load it, and the times its entries
+     * store kept for some of its URLs are deleted. A key of the entries store behind a Bloom filter
+     * converts from its store's fingerprints, which are whole, when the store holds as many as the
+     * filter counted inserts: every insert of exact mode went to both, and only a forget or an
+     * expiry (or a restore of approximate state into exact mode forced by {@code
+     * dedup.allow-settings-change}, whose URLs only the filter holds) leaves the store with fewer.
+     * Such a key keeps its Bloom filter, which still answers for the URLs it held.
      */
     private void convertExactKeys() throws Exception {
         long start = System.nanoTime();
@@ -407,21 +415,48 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         }
         int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
         LOG.info(
-                "Dedup subtask {}: converting the keys of exact mode's fingerprint pages among {}"
-                        + " to approximate mode's filter (dedup.approximate.convert-exact-keys)",
+                "Dedup subtask {}: converting the exact-mode keys among {} to approximate mode's"
+                        + " filter (dedup.approximate.convert-exact-keys)",
                 subtask,
                 keys.size());
+        ExactStore store = ExactStore.open(getRuntimeContext(), fingerprints);
         StateBacking backing = new StateBacking();
-        long converted = 0;
+        long pagesKeys = 0;
+        long entriesKeys = 0;
+        long keptBloom = 0;
+        long[] his = new long[1024];
         long lastLog = start;
         for (int i = 0; i < keys.size(); i++) {
-            setCurrentKey(keys.get(i));
+            Object key = keys.get(i);
+            setCurrentKey(key);
             FilterMeta m = metaState.value();
-            if (m == null || !m.isExactFingerprints()) {
-                continue;
+            if (m == null || m.isFingerprints() && !m.isExactFingerprints()) {
+                continue; // approximate mode's already
             }
-            backing.write(backing.load(keys.get(i)));
-            converted++;
+            if (m.isExactFingerprints()) {
+                backing.write(backing.load(key));
+                store.clear();
+                pagesKeys++;
+            } else {
+                int n = 0;
+                for (Fingerprint fp : store.fingerprints()) {
+                    if (n == his.length) {
+                        his = Arrays.copyOf(his, 2 * n);
+                    }
+                    his[n++] = fp.hi;
+                }
+                if (n == 0 || n < m.count()) {
+                    keptBloom++;
+                    continue;
+                }
+                KeyFilter f = KeyFilter.fromFingerprints(key, config.newFilter(), his, n, loader);
+                pages.clear();
+                journal.clear();
+                store.clear();
+                backing.write(f);
+                metrics.exactKeysConverted.inc();
+                entriesKeys++;
+            }
             long now = System.nanoTime();
             if (now - lastLog >= 10_000_000_000L) {
                 lastLog = now;
@@ -430,29 +465,35 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                         subtask,
                         i + 1,
                         keys.size(),
-                        converted,
+                        pagesKeys + entriesKeys,
                         (now - start) / 1_000_000_000);
             }
         }
         long convertedNanos = System.nanoTime();
         long compactionMillis = 0;
-        if (converted > 0 && getKeyedStateBackend() instanceof RocksDBKeyedStateBackend<?> db) {
-            // The exact pages and journals are deletions until compacted: the first checkpoint
-            // would hold them beside the converted keys (1.2 times the exact state in
+        if (pagesKeys + entriesKeys > 0
+                && getKeyedStateBackend() instanceof RocksDBKeyedStateBackend<?> db) {
+            // The exact pages, journals and entries are deletions until compacted: the first
+            // checkpoint would hold them beside the converted keys (1.2 times the exact state in
             // ExactPagesOperatorTest instead of a quarter of it).
             db.compactState(DedupState.bloomPages());
             db.compactState(DedupState.pageJournal());
             db.compactState(DedupState.bloomMeta());
+            db.compactState(fingerprints.bits() == 64 ? DedupState.seen64() : DedupState.seen());
             compactionMillis = (System.nanoTime() - convertedNanos) / 1_000_000;
         }
         LOG.info(
-                "Dedup subtask {}: converted {} of {} keys from exact mode's fingerprint pages in"
-                        + " {} ms, then compacted them in {} ms",
+                "Dedup subtask {}: of {} keys converted {} of fingerprint pages and {} of the"
+                        + " entries store in {} ms, then compacted them in {} ms; {} of the entries"
+                        + " store keep their Bloom filter (a forget or an expiry left their store"
+                        + " with fewer URLs than the filter)",
                 subtask,
-                converted,
                 keys.size(),
+                pagesKeys,
+                entriesKeys,
                 (convertedNanos - start) / 1_000_000,
-                compactionMillis);
+                compactionMillis,
+                keptBloom);
     }
 
     @Override

@@ -842,10 +842,26 @@ final class KeyFilter {
             }
             base += m.pages(c);
         }
-        b.finish();
         exact.discard();
-        f.forgetRecentInserts(); // not a hot key's: packed at the next checkpoint as any other
-        return f;
+        return b.done();
+    }
+
+    /**
+     * A new filter for {@code key} of {@code meta}, approximate mode's compressed fingerprints,
+     * holding the {@code n} fingerprints whose high halves are {@code his[0 .. n)}: exact mode's
+     * entries store, which keeps them whole. Built as {@link #fromExact} builds, in their order.
+     */
+    static KeyFilter fromFingerprints(
+            Object key, FilterMeta meta, long[] his, int n, PageSource source) throws Exception {
+        if (!meta.isFingerprints()) {
+            throw new IllegalArgumentException("not a fingerprint filter: " + meta);
+        }
+        KeyFilter f = new KeyFilter(key, meta, true);
+        ClassBuilder b = f.new ClassBuilder();
+        for (int i = 0; i < n; i++) {
+            b.add(his[i], source);
+        }
+        return b.done();
     }
 
     /**
@@ -896,6 +912,13 @@ final class KeyFilter {
                 }
             }
             return n = k;
+        }
+
+        /** The filter, every prefix gathered written. */
+        KeyFilter done() {
+            finish();
+            forgetRecentInserts(); // not a hot key's: packed at the next checkpoint as any other
+            return KeyFilter.this;
         }
 
         /** Writes the prefixes gathered into the newest class, which holds none yet. */

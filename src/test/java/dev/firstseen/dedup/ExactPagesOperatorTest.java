@@ -347,6 +347,47 @@ class ExactPagesOperatorTest {
     }
 
     /**
+     * Keys of exact mode's entries store convert from their stores' whole fingerprints as the
+     * subtask opens, except one whose store a forget left with fewer URLs than its Bloom filter
+     * counted: it keeps its filter, which still holds the forgotten URL. No URL is emitted again,
+     * and the state shrinks from the entries store's bytes to approximate mode's.
+     */
+    @Test
+    void entriesKeysConvertWhenTheirStoreHoldsEveryUrl() throws Exception {
+        List<CanonicalUrl> old = stream(40_000, 30, 20_000, 31);
+        var exact = t.harness(store(ExactStoreType.ENTRIES, 64 << 20, 0), 1, 0, null);
+        feed(exact, old);
+        feed(
+                exact,
+                List.of(
+                        op(
+                                Op.FORGET,
+                                2,
+                                page(
+                                        old.stream()
+                                                .filter(u -> u.key.equals("d2.com"))
+                                                .findFirst()
+                                                .orElseThrow()))));
+        OperatorSubtaskState snap = checkpoint(exact, 1);
+        long exactBytes = compactedSize(exact, 2);
+        long keys = Set.copyOf(old.stream().map(u -> u.key).toList()).size();
+
+        var h =
+                t.harness(
+                        builder(DedupMode.APPROXIMATE, 512, 0.01, 64 << 20, 0).build(), 1, 0, snap);
+        assertThat(accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isEqualTo(keys - 1);
+        long convertedBytes = checkpoint(h, 2).getStateSize();
+        assertThat(convertedBytes).isLessThan(exactBytes / 4);
+        feed(h, old);
+        assertThat(emitted(h)).isEmpty();
+        for (KeyFilter f : ((DedupOperator) h.getOperator()).cache().filters()) {
+            assertThat(f.meta.isFingerprints())
+                    .as(f.key().toString())
+                    .isEqualTo(!f.key().equals("d2.com"));
+        }
+    }
+
+    /**
      * A switch to approximate mode together with a rescale from one subtask to two: each converts
      * the keys of its key groups as it opens, together every key, and neither emits a URL the exact
      * keys held.
