@@ -14,13 +14,14 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 
 /**
- * The pause of the record that loads a key of exact mode's fingerprint pages into a job switched to
- * approximate mode ({@code dedup.approximate.convert-exact-keys}): one key of {@code urls}
- * fingerprints in stored pages (128 per page), read and turned into approximate mode's filter at
- * {@code rate} ({@code convert}, {@link KeyFilter#fromExact}: classes built whole). Beside it, in
- * the same run: the same URLs inserted one at a time into a new filter at that rate, as a
- * conversion by inserts would ({@code insertOneByOne}), and the exact key's pages read and decoded
- * alone ({@code readExact}), the floor of any conversion.
+ * What converting a key of exact mode's fingerprint pages costs a job switched to approximate mode
+ * ({@code dedup.approximate.convert-exact-keys}), as its subtask opens or in the record that loads
+ * a key left exact: one key of {@code urls} fingerprints in stored pages (128 per page), read and
+ * turned into approximate mode's filter at {@code rate} ({@code convert}, {@link
+ * KeyFilter#fromExact}: classes built whole). Beside it, in the same run: the same URLs inserted
+ * one at a time into a new filter at that rate, as a conversion by inserts would ({@code
+ * insertOneByOne}), and the exact key's pages read and decoded alone ({@code readExact}), the floor
+ * of any conversion.
  *
  * <p>Run: {@code scripts/jmh ExactConversionBenchmark}
  */
