@@ -61,6 +61,11 @@ import org.apache.flink.util.ParameterTool;
  * --state.backend.rocksdb.<option> value} (e.g. {@code compression.per.level}) configure the
  * backend as they would a job's. After the last checkpoint it prints that checkpoint's SST files
  * summed by column family ({@link SstSummary}): how much of it is pages, metadata and journals.
+ *
+ * <p>{@code --mode exact --restore-as approximate} restores the last checkpoint in approximate mode
+ * at {@code --rate} instead ({@code dedup.approximate.convert-exact-keys}): the restore's time is
+ * then the conversion of every key as the operator opens, and it prints the checkpoint taken right
+ * after it beside the exact one.
  */
 public final class SubtaskSimulation {
     private SubtaskSimulation() {}
@@ -97,6 +102,12 @@ public final class SubtaskSimulation {
         if (every < 0) {
             throw new IllegalArgumentException("--checkpoint-every must be 0 (none) or records");
         }
+        String restoreAs = p.get("restore-as", mode.name()).toUpperCase(Locale.ROOT);
+        if (!restoreAs.equals(mode.name())
+                && !(mode == DedupMode.EXACT && restoreAs.equals("APPROXIMATE"))) {
+            throw new IllegalArgumentException(
+                    "--restore-as approximate goes with --mode exact, the switch a job may make");
+        }
         DedupConfig config =
                 DedupConfig.builder()
                         .mode(mode)
@@ -109,6 +120,21 @@ public final class SubtaskSimulation {
                         .filterCacheBytes(8L << 30)
                         .guarded(Map.of("canonical.profile", "simulation", "keying.mode", "DOMAIN"))
                         .build();
+        DedupConfig restoreConfig =
+                restoreAs.equals(mode.name())
+                        ? config
+                        : DedupConfig.builder()
+                                .mode(DedupMode.APPROXIMATE)
+                                .fingerprints(config.fingerprints())
+                                .falsePositiveRate(rate)
+                                .filterCacheBytes(8L << 30)
+                                .guarded(
+                                        Map.of(
+                                                "canonical.profile",
+                                                "simulation",
+                                                "keying.mode",
+                                                "DOMAIN"))
+                                .build();
         double[] cdf = CrawlStream.zipfCdf(keys);
         System.out.printf(
                 Locale.ROOT,
@@ -128,7 +154,7 @@ public final class SubtaskSimulation {
                         : "one checkpoint at the end");
 
         try {
-            run(config, urls, keys, cdf, every);
+            run(config, restoreConfig, urls, keys, cdf, every);
         } finally {
             for (Path dir : TEMP_DIRS) {
                 FileUtils.deleteDirectoryQuietly(dir.toFile());
@@ -142,7 +168,13 @@ public final class SubtaskSimulation {
     /** Checkpoint directories this run made, deleted when it ends. */
     private static final List<Path> TEMP_DIRS = new ArrayList<>();
 
-    private static void run(DedupConfig config, long urls, int keys, double[] cdf, long every)
+    private static void run(
+            DedupConfig config,
+            DedupConfig restoreConfig,
+            long urls,
+            int keys,
+            double[] cdf,
+            long every)
             throws Exception {
         var h = harness(config);
         DedupOperator op = (DedupOperator) h.getOperator();
@@ -235,8 +267,30 @@ public final class SubtaskSimulation {
         SstSummary.print("that checkpoint", SstSummary.of(snap), urls, System.out);
 
         long r0 = System.nanoTime();
-        var restored = harness(config, snap);
+        var restored = harness(restoreConfig, snap);
         double restoreSeconds = (System.nanoTime() - r0) / 1e9;
+        if (restoreConfig != config) {
+            DedupOperator converted = (DedupOperator) restored.getOperator();
+            long t1 = System.nanoTime();
+            converted.prepareSnapshotPreBarrier(++checkpointId);
+            OperatorSubtaskState after = restored.snapshot(checkpointId, checkpointId);
+            after.registerSharedStates(REGISTRY, checkpointId);
+            double afterSeconds = (System.nanoTime() - t1) / 1e9;
+            long afterState = after.getStateSize();
+            System.out.printf(
+                    Locale.ROOT,
+                    "restored in approximate mode at rate %s: %,d keys converted from exact mode"
+                            + " as the operator opened, in the restore's time below; checkpoint"
+                            + " right after %,d B = %.2f B/URL (exact mode's %.2f), taken in %.2f"
+                            + " s%n",
+                    restoreConfig.falsePositiveRate(),
+                    counter(converted, "exactKeysConverted"),
+                    afterState,
+                    afterState / (double) urls,
+                    state / (double) urls,
+                    afterSeconds);
+            SstSummary.print("that checkpoint", SstSummary.of(after), urls, System.out);
+        }
         // One old URL of every key: loads each key's metadata and one page per class.
         long w0 = System.nanoTime();
         for (int k = 0; k < keys; k++) {

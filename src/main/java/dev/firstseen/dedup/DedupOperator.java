@@ -450,8 +450,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     continue;
                 }
                 KeyFilter f = KeyFilter.fromFingerprints(key, config.newFilter(), his, n, loader);
-                pages.clear();
-                journal.clear();
+                pages.clear(); // a Bloom filter's key has no journal
                 store.clear();
                 backing.write(f);
                 metrics.exactKeysConverted.inc();
@@ -981,10 +980,14 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             long start = System.nanoTime();
             long urls = exact.meta.count();
             long loadsBefore = loader.loads();
+            // Not the stored flag: a key written whole keeps it set over an empty journal.
+            boolean hadJournal = exact.journaled() > 0;
             KeyFilter f = KeyFilter.fromExact(key, config.newFilter(), exact, loader);
             metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
             pages.clear();
-            journal.clear();
+            if (hadJournal) { // a list state's clear writes a deletion even where there is none
+                journal.clear();
+            }
             metrics.exactKeysConverted.inc();
             long millis = (System.nanoTime() - start) / 1_000_000;
             if (!loggedConversion || millis >= 1000) {
