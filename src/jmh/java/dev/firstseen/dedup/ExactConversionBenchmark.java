@@ -54,7 +54,8 @@ public class ExactConversionBenchmark extends ThroughputBenchmark {
     @Benchmark
     public long convert() throws Exception {
         KeyFilter exact = new KeyFilter("k", exactMeta.copy(), false);
-        return KeyFilter.fromExact("k", FilterMeta.createFingerprints(512, rate), exact, pages::get)
+        return KeyFilter.fromExact(
+                        "k", FilterMeta.createFingerprints(512, rate), exact, null, pages::get)
                 .meta
                 .count();
     }

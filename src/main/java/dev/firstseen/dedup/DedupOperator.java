@@ -955,13 +955,17 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             }
             KeyFilter f = new KeyFilter(key, m, false);
             f.storedJournalFlag(stored.journal);
+            boolean converts = m.isExactFingerprints() && config.convertsExactKeys();
+            long[] his = null;
             if (stored.journal) {
-                long[] his = PageJournal.decode(journal.get());
-                f.replay(his, loader);
+                his = PageJournal.decode(journal.get());
+                if (!converts) { // a conversion takes them as they are, not inserted into pages
+                    f.replay(his, loader);
+                }
                 metrics.pageJournalReplayed.inc(his.length);
             }
-            if (m.isExactFingerprints() && config.convertsExactKeys()) {
-                return convert(key, f);
+            if (converts) {
+                return convert(key, f, his);
             }
             if (config.pageJournalShare() == 0) {
                 f.journalOff(); // a restored journal is written into the pages at the next flush
@@ -971,18 +975,19 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
 
         /**
          * {@code exact}, a key in exact mode's fingerprint pages loaded by a job in approximate
-         * mode, as approximate mode's filter ({@code dedup.approximate.convert-exact-keys}). Its
-         * pages and journal leave state now and its new filter is written whole at the next flush,
-         * as a new key's is, or at once by {@link #convertExactKeys}; a failure before the next
-         * checkpoint restores the exact key.
+         * mode with the fingerprints of its journal, {@code journaled} (or null), not inserted, as
+         * approximate mode's filter ({@code dedup.approximate.convert-exact-keys}). Its pages and
+         * journal leave state now and its new filter is written whole at the next flush, as a new
+         * key's is, or at once by {@link #convertExactKeys}; a failure before the next checkpoint
+         * restores the exact key.
          */
-        private KeyFilter convert(Object key, KeyFilter exact) throws Exception {
+        private KeyFilter convert(Object key, KeyFilter exact, long[] journaled) throws Exception {
             long start = System.nanoTime();
-            long urls = exact.meta.count();
-            long loadsBefore = loader.loads();
             // Not the stored flag: a key written whole keeps it set over an empty journal.
-            boolean hadJournal = exact.journaled() > 0;
-            KeyFilter f = KeyFilter.fromExact(key, config.newFilter(), exact, loader);
+            boolean hadJournal = journaled != null && journaled.length > 0;
+            long urls = exact.meta.count() + (hadJournal ? journaled.length : 0);
+            long loadsBefore = loader.loads();
+            KeyFilter f = KeyFilter.fromExact(key, config.newFilter(), exact, journaled, loader);
             metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
             pages.clear();
             if (hadJournal) { // a list state's clear writes a deletion even where there is none

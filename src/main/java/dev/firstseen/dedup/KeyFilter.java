@@ -805,19 +805,22 @@ final class KeyFilter {
     /**
      * A new filter for {@code key} of {@code meta}, approximate mode's compressed fingerprints,
      * holding every URL of {@code exact}, a key in exact mode's fingerprint pages ({@link
-     * FilterMeta#EXACT_FINGERPRINTS}) as loaded, its journal inserted. A page holds the top bits of
-     * each 63-bit fingerprint, its page the low ones; each goes in as the high half it begins, so
-     * every class keeps the prefix it would have kept of the URL itself, and no URL {@code exact}
-     * holds is new to the result. The classes fill in the order of {@code exact}'s pages, as
-     * inserts in that order would fill them, except that a prefix an earlier class holds goes in
-     * again (a share of them below the target rate; a check would cost a lookup per URL): each
-     * class is built whole from its sorted prefixes, its pages encoded once, in an eighth to a
-     * tenth of the time inserts take (ExactConversionBenchmark). {@code exact} is read page by page
-     * and each page dropped once read, so the heap holds one of its pages besides those its journal
-     * loaded, and the prefixes of the class being built; it is discarded at the end. The result is
-     * new: all of it is written at the next flush.
+     * FilterMeta#EXACT_FINGERPRINTS}) as stored, and of its journal's fingerprints {@code
+     * journaled} (null for none), which go in as they are rather than into its pages (inserting
+     * them there made a simulated subtask's conversion of 10 M URLs take 7.4 s against 4.7). A page
+     * holds the top bits of each 63-bit fingerprint, its page the low ones; each goes in as the
+     * high half it begins, so every class keeps the prefix it would have kept of the URL itself,
+     * and no URL {@code exact} holds is new to the result. The classes fill in the order of {@code
+     * exact}'s pages, then its journal's, as inserts in that order would fill them, except that a
+     * prefix an earlier class holds goes in again (a share of them below the target rate; a check
+     * would cost a lookup per URL): each class is built whole from its sorted prefixes, its pages
+     * encoded once, in an eighth to a tenth of the time inserts take (ExactConversionBenchmark).
+     * {@code exact} is read page by page and each page dropped once read, so the heap holds one of
+     * its pages at a time and the prefixes of the class being built; it is discarded at the end.
+     * The result is new: all of it is written at the next flush.
      */
-    static KeyFilter fromExact(Object key, FilterMeta meta, KeyFilter exact, PageSource source)
+    static KeyFilter fromExact(
+            Object key, FilterMeta meta, KeyFilter exact, long[] journaled, PageSource source)
             throws Exception {
         if (!exact.meta.isExactFingerprints() || !meta.isFingerprints()) {
             throw new IllegalArgumentException("not exact pages into fingerprints: " + exact.meta);
@@ -841,6 +844,11 @@ final class KeyFilter {
                 exact.setSlot(base + i, null);
             }
             base += m.pages(c);
+        }
+        if (journaled != null) {
+            for (long hi : journaled) {
+                b.add(hi, source); // no class reads bit 0, the journal's class-break flag
+            }
         }
         exact.discard();
         return b.done();

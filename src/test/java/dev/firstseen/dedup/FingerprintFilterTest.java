@@ -124,6 +124,7 @@ class FingerprintFilterTest {
                         "k",
                         FilterMeta.createFingerprints(n0, p),
                         exact,
+                        null,
                         PageSource.NOTHING_STORED);
         assertThat(f.meta.classCount()).isGreaterThan(2);
         for (int c = 0; c < f.meta.classCount(); c++) {
