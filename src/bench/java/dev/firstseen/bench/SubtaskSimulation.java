@@ -219,9 +219,7 @@ public final class SubtaskSimulation {
         long emitted = counter(op, "firstSeen");
 
         long t0 = System.nanoTime();
-        h.prepareSnapshotPreBarrier(++checkpointId);
-        OperatorSubtaskState snap = h.snapshot(checkpointId, checkpointId);
-        snap.registerSharedStates(REGISTRY, checkpointId);
+        OperatorSubtaskState snap = checkpoint(h, ++checkpointId);
         double snapshotSeconds = (System.nanoTime() - t0) / 1e9;
         long heap = op.filterCacheBytes();
         long pages = op.filterPageBytes();
@@ -272,9 +270,7 @@ public final class SubtaskSimulation {
         if (restoreConfig != config) {
             DedupOperator converted = (DedupOperator) restored.getOperator();
             long t1 = System.nanoTime();
-            converted.prepareSnapshotPreBarrier(++checkpointId);
-            OperatorSubtaskState after = restored.snapshot(checkpointId, checkpointId);
-            after.registerSharedStates(REGISTRY, checkpointId);
+            OperatorSubtaskState after = checkpoint(restored, ++checkpointId);
             double afterSeconds = (System.nanoTime() - t1) / 1e9;
             long afterState = after.getStateSize();
             System.out.printf(
@@ -405,9 +401,7 @@ public final class SubtaskSimulation {
             before = op.filterCacheComposition();
             long cpu0 = THREAD_CPU.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
-            h.prepareSnapshotPreBarrier(id);
-            OperatorSubtaskState snap = h.snapshot(id, id);
-            snap.registerSharedStates(REGISTRY, id);
+            OperatorSubtaskState snap = checkpoint(h, id);
             long n0 = System.nanoTime();
             h.notifyOfCompletedCheckpoint(id);
             double d = (System.nanoTime() - t0) / 1e9;
@@ -466,6 +460,19 @@ public final class SubtaskSimulation {
                     Arrays.stream(peaks).max().orElse(0),
                     Math.min(taken, peaks.length));
         }
+    }
+
+    /**
+     * Checkpoint {@code id} of {@code h}: the pre-barrier flush, the synchronous snapshot, and the
+     * registration of its shared files, as the coordinator would.
+     */
+    private static OperatorSubtaskState checkpoint(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h, long id)
+            throws Exception {
+        h.prepareSnapshotPreBarrier(id);
+        OperatorSubtaskState snap = h.snapshot(id, id);
+        snap.registerSharedStates(REGISTRY, id);
+        return snap;
     }
 
     private static long counter(DedupOperator op, String name) {
