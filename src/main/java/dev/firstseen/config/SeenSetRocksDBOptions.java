@@ -26,8 +26,9 @@ import org.rocksdb.DBOptions;
  * scale run in approximate mode at 1e-4 checkpointed 6.68 bytes per URL for 2.35 of live pages,
  * 3.12 with a trigger of 1. Exact mode's state is mostly its append-only exact store: there a 20 M
  * run checkpointed 20.4 bytes per URL either way and ran at 0.84× the rate with 1, so exact mode
- * with its entries keeps RocksDB's trigger unless told (README, "Checkpoints and compaction"). With
- * fingerprint pages ({@code dedup.exact.store: PAGES}) exact mode's state is rewritten pages too.
+ * with its entries keeps RocksDB's trigger unless told (docs/design/state.md, "Checkpoints and
+ * compaction"). With fingerprint pages ({@code dedup.exact.store: PAGES}) exact mode's state is
+ * rewritten pages too.
  *
  * <p>It also bounds the MANIFEST ({@link FirstSeenOptions#ROCKSDB_MAX_MANIFEST_SIZE}). RocksDB
  * appends an edit to it at every flush and compaction and keeps it until it passes {@code

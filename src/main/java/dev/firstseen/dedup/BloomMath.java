@@ -29,7 +29,7 @@ package dev.firstseen.dedup;
  * per URL of capacity, and the rate reaches about 2.6% just before the next rebuild. With the
  * filter between half full and full that comes to about 1.35 bytes per URL; the scalable chain
  * above costs more, because its later layers run at p/4, p/8, … and its newest layer is on average
- * half empty (see {@code docs/} and the README's State size).
+ * half empty (see {@code docs/design/state.md}, State size and sizing).
  */
 public final class BloomMath {
     private BloomMath() {}

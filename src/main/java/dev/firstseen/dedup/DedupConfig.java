@@ -80,7 +80,7 @@ public record DedupConfig(
     /**
      * Default of {@code dedup.exact.page-entries}: a quarter of approximate mode's pages. Each
      * checkpoint writes a dirty page whole, and at 200 M URLs 128 kept 1.42× the late rate of 512
-     * (README, Exact mode's fingerprint pages).
+     * (docs/design/state.md, Exact mode's fingerprint pages).
      */
     public static final int DEFAULT_EXACT_PAGE_ENTRIES = 128;
 
@@ -90,9 +90,9 @@ public record DedupConfig(
      * holds, at the rate share p/2, URLs that with 128 would have gone to class 1 at p/6, and every
      * later class has one step less of the growth premium: keys of more than a few hundred URLs pay
      * fewer bits and probe fewer classes, keys of fewer than 128 pay two bits a URL more. Measured
-     * side by side in the twenty-second session (README, *Approximate mode's filter*), 512 held the
-     * same or fewer bytes per URL on every stream and dropped fewer URLs; the default was 128
-     * before.
+     * side by side in the twenty-second session (docs/design/state.md, *Approximate mode's
+     * filter*), 512 held the same or fewer bytes per URL on every stream and dropped fewer URLs;
+     * the default was 128 before.
      */
     public static long defaultExpectedUrlsPerKey(DedupMode mode, ApproximateFilter filter) {
         return mode == DedupMode.APPROXIMATE && filter == ApproximateFilter.FINGERPRINTS
@@ -112,7 +112,7 @@ public record DedupConfig(
     /**
      * Default of {@code dedup.approximate.page-entries}: 1024 since the forty-fifth session (512
      * before), which on the 50 M scale stream checkpointed 0.02-0.03 bytes per URL less at 1e-4 and
-     * at 1% and ran no slower (README, Approximate mode's filter, Page size).
+     * at 1% and ran no slower (docs/design/state.md, Approximate mode's filter, Page size).
      */
     public static final int DEFAULT_APPROXIMATE_PAGE_ENTRIES = 1024;
 
@@ -127,7 +127,7 @@ public record DedupConfig(
      * Default of {@code dedup.page-journal.max-share} in exact mode: a journal adds at most 0.75 to
      * its key's state, 0.47 on average (each bound is drawn from 1/4 to 1 of this); at about 7
      * bytes a page entry and a journal entry, a key's pages are then written whole about once per
-     * half of growth. Chosen by a sweep of 50 M-URL runs (README, "Page journal").
+     * half of growth. Chosen by a sweep of 50 M-URL runs (docs/design/state.md, "Page journal").
      */
     public static final double DEFAULT_PAGE_JOURNAL_SHARE = 0.75;
 
@@ -140,10 +140,10 @@ public record DedupConfig(
      * fingerprint of a small key). At 0.05 a checkpoint holds little more than the last interval's
      * elements: in the subtask simulation (100 URLs a key) 2.88 and 2.99 B/URL at 100,000 and 1 M
      * records an interval against 3.14 and 3.23 at 0.25 and 2.91 and 3.01 at 0.1, on the 50 M
-     * stream 1.58 and 2.35 at 1% and 1e-4 against 1.61 and 2.38 at 0.25 (README, "Checkpoints and
-     * compaction"). Until the thirty-third session a batch between checkpoints that passed its
-     * bound was written whole at once, and a low share left superseded pages in checkpoints instead
-     * (0.25 was the default then).
+     * stream 1.58 and 2.35 at 1% and 1e-4 against 1.61 and 2.38 at 0.25 (docs/design/state.md,
+     * "Checkpoints and compaction"). Until the thirty-third session a batch between checkpoints
+     * that passed its bound was written whole at once, and a low share left superseded pages in
+     * checkpoints instead (0.25 was the default then).
      */
     public static final double DEFAULT_APPROXIMATE_PAGE_JOURNAL_SHARE = 0.05;
 

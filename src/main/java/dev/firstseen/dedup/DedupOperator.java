@@ -1145,7 +1145,8 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 && pagesWrittenSinceCompaction
                 && getKeyedStateBackend() instanceof RocksDBKeyedStateBackend<?> rocksDb) {
             // Flink's RocksDB checkpoints are the SST files, superseded page versions included
-            // (README, "Checkpoints and compaction"): merged away here, before the snapshot.
+            // (docs/design/state.md, "Checkpoints and compaction"): merged away here, before the
+            // snapshot.
             long start = System.nanoTime();
             rocksDb.compactState(DedupState.bloomPages());
             lastCompactionMillis = (System.nanoTime() - start) / 1_000_000;

@@ -570,7 +570,7 @@ final class FilterCache {
      * (PackedKeys). (Until the twenty-sixth session any chunk could be copied once all garbage
      * passed a 64th, and keys not gone through yet moved; in the twenty-sixth, chunks more than a
      * 64th waste once theirs passed a 128th, with chunks of 1 MiB and each compaction a walk of
-     * the arena's table: README *One subtask of a 10-billion-URL crawl*.) New packs go to chunks
+     * the arena's table: docs/design/state.md, *One subtask of a 10-billion-URL crawl*.) New packs go to chunks
      * of the arena's chunk size rather than one sized for all of them, whose unused room would
      * count at once.
      */
@@ -732,7 +732,7 @@ final class FilterCache {
      * 2.78 B/URL against 2.51 and 2.65: a journal element every 64 URLs instead of one a
      * checkpoint) and was withdrawn. Holding 16, 32 or 128 URLs a key instead of 64 peaked alike
      * or higher: the held table is sized by the URLs of every key an interval touches, one to
-     * three for most of them. README, One subtask of a 10-billion-URL crawl.
+     * three for most of them. docs/design/state.md, One subtask of a 10-billion-URL crawl.
      *
      * Since the thirty-fifth session a key that got more than HOT_INSERTS new URLs in an interval
      * is not packed at its end: packed, it would most likely go the whole way again (three copies

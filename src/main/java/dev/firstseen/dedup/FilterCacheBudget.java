@@ -11,7 +11,7 @@ import org.apache.flink.configuration.TaskManagerOptions;
  * task heap. A share follows the heap the operator gives the TaskManagers, so raising {@code
  * taskmanager.memory.task.heap.size} is enough to hold more keys; a fixed size left at its old
  * default (64 MB) held a third of the pages of a 50 M-URL run on a 4 GB heap and cost three
- * quarters of the rate (README, Exact mode's fingerprint pages).
+ * quarters of the rate (docs/design/state.md, Exact mode's fingerprint pages).
  *
  * @param bytes the budget, at least {@link #MIN_BYTES}
  * @param origin where it comes from, for the log

@@ -19,7 +19,7 @@ import java.util.HexFormat;
  *       64 bits of identity; its {@code lo} half is a fixed mix of {@code hi}, so the exact store
  *       keeps {@code hi} alone (8 bytes) and rebuilds the whole fingerprint from it. Two URLs
  *       collide only within one key (the store is per key): about n²/2⁶⁵ for a key of n URLs, see
- *       the README's collision arithmetic.
+ *       the collision arithmetic in docs/design/state.md.
  *   <li>{@code siphash-2-4-128} (version 1, since 2026-11-23): SipHash-2-4 with 128-bit output,
  *       keyed by a 128-bit secret drawn from {@link SecureRandom} when the job is first built.
  *       Nobody without the key can build two URLs with one fingerprint, so a page cannot make the

@@ -354,7 +354,7 @@ final class PackedKeys implements PackedInserts.Hashes {
      * records/s and about 70 ms per interval of the 50 M scale run, where every key unpacks. A
      * 16th of the live keys alone peaked as low in the simulation for about as much copying; a
      * share of all the cache holds was kept because it bounds what garbage adds to the heap, and
-     * waits for more garbage where the unpacked filters outweigh the arena (README, *One subtask
+     * waits for more garbage where the unpacked filters outweigh the arena (docs/design/state.md, *One subtask
      * of a 10-billion-URL crawl*).
      */
     static final int GARBAGE_SHARE = 32;

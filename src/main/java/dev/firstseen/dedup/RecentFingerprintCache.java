@@ -28,7 +28,7 @@ public final class RecentFingerprintCache {
      * read. With 64-bit fingerprints (the default) lo adds nothing to hi, and a time is read only
      * under a revisit or forget rule, so a slot is now hi alone: 512 KB at the default. Two
      * alternating pairs of invocations on that stream showed no change in CPU beyond their spread
-     * (README, End to end, thirty-eighth session); what it saves is 1 MB of heap a subtask, with
+     * (docs/design/benchmarks.md, End to end, thirty-eighth session); what it saves is 1 MB of heap a subtask, with
      * the same answers.
      */
 

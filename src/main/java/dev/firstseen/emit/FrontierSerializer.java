@@ -25,7 +25,8 @@ import org.apache.flink.api.common.serialization.SerializationSchema;
  * size of a value is bounded by the URL length limit and that option ({@link #maxBytes}).
  *
  * <p>Written by hand rather than with Jackson: {@code scripts/jmh JsonWriteBenchmark} measures it
- * against a reused Jackson generator writing the same fields (README, Micro-benchmarks).
+ * against a reused Jackson generator writing the same fields (docs/design/benchmarks.md,
+ * Micro-benchmarks).
  */
 public final class FrontierSerializer {
     private FrontierSerializer() {}
