@@ -11,8 +11,8 @@ import org.rocksdb.DBOptions;
 
 /**
  * RocksDB options for the seen-set: compacts level 0 into level 1 after {@link
- * FirstSeenOptions#ROCKSDB_LEVEL0_COMPACTION_TRIGGER} flushes (default 1 in approximate mode and
- * with exact mode's fingerprint pages) instead of RocksDB's 4, and starts a new MANIFEST past
+ * FirstSeenOptions#ROCKSDB_LEVEL0_COMPACTION_TRIGGER} flushes (default 1 where pages are rewritten
+ * and no compaction follows each checkpoint) instead of RocksDB's 4, and starts a new MANIFEST past
  * {@link FirstSeenOptions#ROCKSDB_MAX_MANIFEST_SIZE}. The job names this class as {@code
  * state.backend.rocksdb.options-factory} unless the configuration names another; Flink applies it
  * after its own {@code state.backend.rocksdb.*} options, and it changes nothing else.
