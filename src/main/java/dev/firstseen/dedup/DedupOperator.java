@@ -5,7 +5,6 @@ import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.Op;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -112,6 +111,15 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient ListState<byte[]> journal;
     private transient ExactStore exact;
     private transient boolean loggedConversion;
+
+    /** URLs of converted exact keys that went in one at a time ({@link KeyFilter.ClassBuilder}). */
+    private transient long urlsConvertedOneAtATime;
+
+    /**
+     * The most prefixes a converted key's class is built from whole ({@link KeyFilter#buildLimit}).
+     */
+    private transient int conversionLimit;
+
     private transient boolean restoredFromExact;
     private transient ListState<String> settingsState;
     private transient ListState<String> fingerprintState;
@@ -315,6 +323,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                                 .getConfiguration(),
                         Runtime.getRuntime().maxMemory());
         cache = new FilterCache(new StateBacking(), cacheBudget.bytes(), config.packMaxPages());
+        conversionLimit = KeyFilter.buildLimit(cacheBudget.slotHeap());
         recent = new RecentFingerprintCache(config.recentCacheEntries(), fingerprints.bits());
         lastSummaryNanos = System.nanoTime() - SUMMARY_INTERVAL_NANOS; // first checkpoint logs
         recordsAtSummary = -1;
@@ -424,7 +433,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         long pagesKeys = 0;
         long entriesKeys = 0;
         long keptBloom = 0;
-        long[] his = new long[1024];
+        long oneAtATimeBefore = urlsConvertedOneAtATime;
         long lastLog = start;
         for (int i = 0; i < keys.size(); i++) {
             Object key = keys.get(i);
@@ -438,18 +447,21 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 store.clear();
                 pagesKeys++;
             } else {
-                int n = 0;
+                // Built as the store is read, so that the heap never holds a large key's
+                // fingerprints whole; thrown away if the store turns out short.
+                KeyFilter.ClassBuilder b =
+                        KeyFilter.builder(key, config.newFilter(), conversionLimit);
+                long n = 0;
                 for (Fingerprint fp : store.fingerprints()) {
-                    if (n == his.length) {
-                        his = Arrays.copyOf(his, 2 * n);
-                    }
-                    his[n++] = fp.hi;
+                    b.add(fp.hi, loader);
+                    n++;
                 }
                 if (n == 0 || n < m.count()) {
                     keptBloom++;
                     continue;
                 }
-                KeyFilter f = KeyFilter.fromFingerprints(key, config.newFilter(), his, n, loader);
+                KeyFilter f = b.done();
+                urlsConvertedOneAtATime += b.insertedOneAtATime();
                 pages.clear(); // a Bloom filter's key has no journal
                 store.clear();
                 backing.write(f);
@@ -485,14 +497,18 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 "Dedup subtask {}: of {} keys converted {} of fingerprint pages and {} of the"
                         + " entries store in {} ms, then compacted them in {} ms; {} of the entries"
                         + " store keep their Bloom filter (a forget or an expiry left their store"
-                        + " with fewer URLs than the filter)",
+                        + " with fewer URLs than the filter); {} URLs went in one at a time"
+                        + " (classes past {} prefixes, the most the heap builds whole, or past"
+                        + " the last class)",
                 subtask,
                 keys.size(),
                 pagesKeys,
                 entriesKeys,
                 (convertedNanos - start) / 1_000_000,
                 compactionMillis,
-                keptBloom);
+                keptBloom,
+                urlsConvertedOneAtATime - oneAtATimeBefore,
+                conversionLimit);
     }
 
     @Override
@@ -987,7 +1003,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             boolean hadJournal = journaled != null && journaled.length > 0;
             long urls = exact.meta.count() + (hadJournal ? journaled.length : 0);
             long loadsBefore = loader.loads();
-            KeyFilter f = KeyFilter.fromExact(key, config.newFilter(), exact, journaled, loader);
+            KeyFilter.ClassBuilder b = KeyFilter.builder(key, config.newFilter(), conversionLimit);
+            KeyFilter f = b.addExact(exact, journaled, loader).done();
+            urlsConvertedOneAtATime += b.insertedOneAtATime();
             metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
             pages.clear();
             if (hadJournal) { // a list state's clear writes a deletion even where there is none
@@ -999,12 +1017,15 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 loggedConversion = true;
                 LOG.info(
                         "Key {} converted from exact mode's fingerprint pages to approximate"
-                                + " mode's filter: {} URLs in {} ms, {} classes now (metric {};"
-                                + " dedup.approximate.convert-exact-keys). Logged for the first"
-                                + " key and for any that takes a second or more.",
+                                + " mode's filter: {} URLs in {} ms ({} of them inserted one at"
+                                + " a time, in classes past {} prefixes), {} classes now (metric"
+                                + " {}; dedup.approximate.convert-exact-keys). Logged for the"
+                                + " first key and for any that takes a second or more.",
                         key,
                         urls,
                         millis,
+                        b.insertedOneAtATime(),
+                        conversionLimit,
                         f.meta.classCount(),
                         FirstSeenMetrics.EXACT_KEYS_CONVERTED);
             }

@@ -15,8 +15,10 @@ import org.apache.flink.configuration.TaskManagerOptions;
  *
  * @param bytes the budget, at least {@link #MIN_BYTES}
  * @param origin where it comes from, for the log
+ * @param slotHeap the slot's share of the task heap (or of the JVM's heap, as above), which the
+ *     subtask's other transient work is sized by as well
  */
-record FilterCacheBudget(long bytes, String origin) {
+record FilterCacheBudget(long bytes, String origin, long slotHeap) {
     /** The smallest budget: what {@code dedup.bloom.cache-size} accepts at least. */
     static final long MIN_BYTES = 1L << 20;
 
@@ -33,9 +35,6 @@ record FilterCacheBudget(long bytes, String origin) {
      */
     static FilterCacheBudget resolve(
             long fixedBytes, double heapFraction, Configuration taskManager, long maxHeap) {
-        if (fixedBytes > 0) {
-            return new FilterCacheBudget(fixedBytes, "dedup.bloom.cache-size");
-        }
         int slots = Math.max(1, taskManager.get(TaskManagerOptions.NUM_TASK_SLOTS));
         long taskHeap =
                 taskManager
@@ -44,7 +43,11 @@ record FilterCacheBudget(long bytes, String origin) {
                         .filter(b -> b > 0 && b < maxHeap)
                         .orElse(maxHeap);
         boolean fromTaskHeap = taskHeap < maxHeap;
-        long bytes = Math.max(MIN_BYTES, (long) (heapFraction * taskHeap / slots));
+        long slotHeap = taskHeap / slots;
+        if (fixedBytes > 0) {
+            return new FilterCacheBudget(fixedBytes, "dedup.bloom.cache-size", slotHeap);
+        }
+        long bytes = Math.max(MIN_BYTES, (long) (heapFraction * slotHeap));
         return new FilterCacheBudget(
                 bytes,
                 String.format(
@@ -53,6 +56,7 @@ record FilterCacheBudget(long bytes, String origin) {
                         heapFraction,
                         fromTaskHeap ? "the task heap" : "the JVM heap",
                         taskHeap >> 20,
-                        slots));
+                        slots),
+                slotHeap);
     }
 }

@@ -816,75 +816,110 @@ final class KeyFilter {
      * would cost a lookup per URL): each class is built whole from its sorted prefixes, its pages
      * encoded once, in an eighth to a tenth of the time inserts take (ExactConversionBenchmark).
      * {@code exact} is read page by page and each page dropped once read, so the heap holds one of
-     * its pages at a time and the prefixes of the class being built; it is discarded at the end.
-     * The result is new: all of it is written at the next flush.
+     * its pages at a time and the prefixes of the class being built, at most {@link #buildLimit} of
+     * them; it is discarded at the end. The result is new: all of it is written at the next flush.
      */
     static KeyFilter fromExact(
             Object key, FilterMeta meta, KeyFilter exact, long[] journaled, PageSource source)
             throws Exception {
-        if (!exact.meta.isExactFingerprints() || !meta.isFingerprints()) {
-            throw new IllegalArgumentException("not exact pages into fingerprints: " + exact.meta);
-        }
-        KeyFilter f = new KeyFilter(key, meta, true);
-        ClassBuilder b = f.new ClassBuilder();
-        exact.applyDeferred();
-        FilterMeta m = exact.meta;
-        int base = 0;
-        for (int c = 0; c < m.classCount(); c++) {
-            int width = m.width(c);
-            for (int i = 0, n = m.pages(c); i < n; i++) {
-                byte[] p = exact.page(c, base, i, source);
-                if (p == ABSENT) {
-                    continue;
-                }
-                int low = width - m.suffixBits(c, i);
-                for (long u : FingerprintPage.decode(p, m.suffixBits(c, i))) {
-                    b.add(((u << low) | i) << (64 - width), source);
-                }
-                exact.setSlot(base + i, null);
-            }
-            base += m.pages(c);
-        }
-        if (journaled != null) {
-            for (long hi : journaled) {
-                b.add(hi, source); // no class reads bit 0, the journal's class-break flag
-            }
-        }
-        exact.discard();
-        return b.done();
+        return builder(key, meta, buildLimit(Runtime.getRuntime().maxMemory()))
+                .addExact(exact, journaled, source)
+                .done();
     }
 
     /**
-     * A new filter for {@code key} of {@code meta}, approximate mode's compressed fingerprints,
-     * holding the {@code n} fingerprints whose high halves are {@code his[0 .. n)}: exact mode's
-     * entries store, which keeps them whole. Built as {@link #fromExact} builds, in their order.
+     * The most prefixes a {@link ClassBuilder} gathers for one class, for a subtask of {@code
+     * heapBytes} of heap, before it writes them and inserts the rest one at a time: a 32nd of it in
+     * prefixes (8 bytes each, and as many again for their suffixes while it writes them, so at most
+     * half of it), from 2^16 to 2^30. A subtask converts its keys one after another as it opens,
+     * before its filter cache holds anything. With a slot of 4 GB that is 134 M prefixes, which
+     * class 9 passes (256 M URLs at 1e-4, 200 M at 1%): the part past the limit of a key of more
+     * than about 190 M URLs converts at the inserts' speed (ExactConversionBenchmark's
+     * one-at-a-time rows), where gathering its newest class whole would take up to 24 bytes a URL
+     * of that class at once (an array grown by doubling, then the suffixes) and could exhaust the
+     * heap as the subtask opens.
      */
-    static KeyFilter fromFingerprints(
-            Object key, FilterMeta meta, long[] his, int n, PageSource source) throws Exception {
+    static int buildLimit(long heapBytes) {
+        return (int) Math.max(1 << 16, Math.min(1 << 30, heapBytes / 32));
+    }
+
+    /**
+     * A builder of a new filter for {@code key} of {@code meta} (approximate mode's compressed
+     * fingerprints) from URLs known to be distinct, whose classes it builds whole while one holds
+     * at most {@code limit} prefixes; see {@link ClassBuilder}.
+     */
+    static ClassBuilder builder(Object key, FilterMeta meta, int limit) {
         if (!meta.isFingerprints()) {
             throw new IllegalArgumentException("not a fingerprint filter: " + meta);
         }
-        KeyFilter f = new KeyFilter(key, meta, true);
-        ClassBuilder b = f.new ClassBuilder();
-        for (int i = 0; i < n; i++) {
-            b.add(his[i], source);
-        }
-        return b.done();
+        return new KeyFilter(key, meta, true).new ClassBuilder(limit);
     }
 
     /**
      * Builds {@link #fromExact}'s classes: gathers the newest class's prefixes until it holds its
      * capacity of distinct ones, then sets its geometry as that many inserts would have (the same
      * splits), encodes each of its pages from their sorted suffixes, and adds the next class. Past
-     * the last class the filter can have, or 2^30 prefixes in one class, inserts one at a time.
+     * the last class the filter can have, or past its limit of prefixes in one class, it writes
+     * what it has gathered and inserts the rest one at a time.
      */
-    private final class ClassBuilder {
-        private long[] prefixes = new long[1024];
+    final class ClassBuilder {
+        private final int limit;
+        private long[] prefixes;
         private int n;
         private boolean oneAtATime;
+        private long insertedOneAtATime;
 
+        private ClassBuilder(int limit) {
+            this.limit = Math.max(2, limit);
+            this.prefixes = new long[Math.min(1024, this.limit)];
+        }
+
+        /**
+         * Adds every URL of {@code exact}, a key in exact mode's fingerprint pages ({@link
+         * FilterMeta#EXACT_FINGERPRINTS}) as stored, and its journal's fingerprints {@code
+         * journaled} (null for none), as {@link #fromExact} describes; {@code exact} is discarded.
+         */
+        ClassBuilder addExact(KeyFilter exact, long[] journaled, PageSource source)
+                throws Exception {
+            if (!exact.meta.isExactFingerprints()) {
+                throw new IllegalArgumentException("not exact pages: " + exact.meta);
+            }
+            exact.applyDeferred();
+            FilterMeta m = exact.meta;
+            int base = 0;
+            for (int c = 0; c < m.classCount(); c++) {
+                int width = m.width(c);
+                for (int i = 0, n = m.pages(c); i < n; i++) {
+                    byte[] p = exact.page(c, base, i, source);
+                    if (p == ABSENT) {
+                        continue;
+                    }
+                    int low = width - m.suffixBits(c, i);
+                    for (long u : FingerprintPage.decode(p, m.suffixBits(c, i))) {
+                        add(((u << low) | i) << (64 - width), source);
+                    }
+                    exact.setSlot(base + i, null);
+                }
+                base += m.pages(c);
+            }
+            if (journaled != null) {
+                for (long hi : journaled) {
+                    add(hi, source); // no class reads bit 0, the journal's class-break flag
+                }
+            }
+            exact.discard();
+            return this;
+        }
+
+        /** Prefixes that went in one at a time: past the limit, or past the last class. */
+        long insertedOneAtATime() {
+            return insertedOneAtATime;
+        }
+
+        /** Adds the URL whose fingerprint's high half is {@code hi}. */
         void add(long hi, PageSource source) throws Exception {
             if (oneAtATime) {
+                insertedOneAtATime++;
                 Fingerprint fp = new Fingerprint(hi, 0);
                 if (!mightContain(fp, source)) {
                     insert(fp, source);
@@ -893,19 +928,21 @@ final class KeyFilter {
             }
             int c = meta.classCount() - 1;
             if (n == prefixes.length) {
-                if (n >= 1 << 30) {
+                if (n >= limit) {
                     finish();
                     oneAtATime = true;
+                    prefixes = new long[0]; // room for the pages the inserts grow
                     add(hi, source);
                     return;
                 }
-                prefixes = Arrays.copyOf(prefixes, 2 * n);
+                prefixes = Arrays.copyOf(prefixes, (int) Math.min(limit, 2L * n));
             }
             prefixes[n++] = hi >>> (64 - meta.width(c));
             if (n >= meta.capacity(c) && distinct() >= meta.capacity(c)) {
                 finish();
                 if (grow() < 0) { // saturated: the newest class keeps filling, as inserts do
                     oneAtATime = true;
+                    prefixes = new long[0];
                 }
             }
         }

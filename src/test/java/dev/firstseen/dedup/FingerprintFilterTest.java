@@ -103,6 +103,45 @@ class FingerprintFilterTest {
     @CsvSource({"1e-2, 512, 200000", "1e-4, 128, 200000"})
     void aKeyConvertedFromExactPagesKeepsEveryUrl(double p, long n0, int n) throws Exception {
         SplittableRandom rnd = new SplittableRandom(47);
+        ExactKey k = exactKey(rnd, p, n0, n);
+        KeyFilter f =
+                KeyFilter.fromExact(
+                        "k",
+                        FilterMeta.createFingerprints(n0, p),
+                        k.exact,
+                        null,
+                        PageSource.NOTHING_STORED);
+        assertConvertedAsInsertsWould(f, k, p, rnd);
+    }
+
+    /**
+     * A key too large for the heap to gather a class of whole (here a builder limited to 20,000
+     * prefixes, where {@link KeyFilter#buildLimit} is a 32nd of the slot's heap) writes what it
+     * gathered of that class and inserts the rest one at a time: the same filter, every URL kept.
+     */
+    @Test
+    void aClassPastTheBuildersLimitGoesOnByInserts() throws Exception {
+        double p = 1e-2;
+        long n0 = 512;
+        int n = 200_000;
+        SplittableRandom rnd = new SplittableRandom(48);
+        ExactKey k = exactKey(rnd, p, n0, n);
+        KeyFilter.ClassBuilder b =
+                KeyFilter.builder("k", FilterMeta.createFingerprints(n0, p), 20_000);
+        KeyFilter f = b.addExact(k.exact, null, PageSource.NOTHING_STORED).done();
+        // Classes 0 to 2 (655, 3,495 and 13,981 URLs at 1%) go whole; class 3 holds 33,554.
+        assertThat(f.meta.capacity(3)).isGreaterThan(20_000);
+        assertThat(b.insertedOneAtATime())
+                .isGreaterThan(n - 655 - 3_495 - 13_981 - 20_000 - 100)
+                .isLessThan(n - 655 - 3_495 - 13_981 - 20_000 + 100);
+        assertConvertedAsInsertsWould(f, k, p, rnd);
+    }
+
+    /** A key of exact mode's pages, and a key of the same URLs inserted one at a time. */
+    private record ExactKey(KeyFilter exact, KeyFilter oneByOne, List<Fingerprint> in) {}
+
+    private static ExactKey exactKey(SplittableRandom rnd, double p, long n0, int n)
+            throws Exception {
         KeyFilter exact =
                 new KeyFilter(
                         "k", FilterMeta.createExactFingerprints(64).splitPagesPast(128), true);
@@ -118,14 +157,14 @@ class FingerprintFilterTest {
             }
         }
         assertThat(exact.meta.pages(0)).isGreaterThan(1000);
+        return new ExactKey(exact, oneByOne, in);
+    }
 
-        KeyFilter f =
-                KeyFilter.fromExact(
-                        "k",
-                        FilterMeta.createFingerprints(n0, p),
-                        exact,
-                        null,
-                        PageSource.NOTHING_STORED);
+    private static void assertConvertedAsInsertsWould(
+            KeyFilter f, ExactKey k, double p, SplittableRandom rnd) throws Exception {
+        KeyFilter oneByOne = k.oneByOne;
+        List<Fingerprint> in = k.in;
+        int n = in.size();
         assertThat(f.meta.classCount()).isGreaterThan(2);
         for (int c = 0; c < f.meta.classCount(); c++) {
             if (c < f.meta.classCount() - 1) { // full, split as inserts split it
