@@ -570,9 +570,9 @@ final class FilterCache {
      * (PackedKeys). (Until the twenty-sixth session any chunk could be copied once all garbage
      * passed a 64th, and keys not gone through yet moved; in the twenty-sixth, chunks more than a
      * 64th waste once theirs passed a 128th, with chunks of 1 MiB and each compaction a walk of
-     * the arena's table: docs/design/state.md, *One subtask of a 10-billion-URL crawl*.) New packs go to chunks
-     * of the arena's chunk size rather than one sized for all of them, whose unused room would
-     * count at once.
+     * the arena's table: docs/design/state.md, *One subtask of a 10-billion-URL crawl*.) New
+     * packs go to chunks of the arena's chunk size rather than one sized for all of them, whose
+     * unused room would count at once.
      */
     private static final int FLUSH_GARBAGE_SHARE = 512;
 

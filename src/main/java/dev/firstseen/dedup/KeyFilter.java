@@ -845,8 +845,9 @@ final class KeyFilter {
 
     /**
      * A builder of a new filter for {@code key} of {@code meta} (approximate mode's compressed
-     * fingerprints) from URLs known to be distinct, whose classes it builds whole while one holds
-     * at most {@code limit} prefixes; see {@link ClassBuilder}.
+     * fingerprints) from the high halves of its URLs' fingerprints, whose classes it builds whole
+     * while one holds at most {@code limit} prefixes; see {@link ClassBuilder}. Its filter is new
+     * (every class created here), so it never reads the key's stored pages.
      */
     static ClassBuilder builder(Object key, FilterMeta meta, int limit) {
         if (!meta.isFingerprints()) {
