@@ -18,8 +18,9 @@ import org.openjdk.jmh.annotations.Setup;
  * ({@code dedup.approximate.convert-exact-keys}), as its subtask opens or in the record that loads
  * a key left exact: one key of {@code urls} fingerprints in stored pages (128 per page), read and
  * turned into approximate mode's filter at {@code rate} ({@code convert}, {@link
- * KeyFilter#fromExact}: classes built whole). Beside it, in the same run: the same URLs inserted
- * one at a time into a new filter at that rate, as a conversion by inserts would ({@code
+ * KeyFilter#fromExact}: classes built whole). Beside it, in the same run: the same conversion with
+ * its larger classes merged a chunk at a time ({@code convertByMerges}), the same URLs inserted one
+ * at a time into a new filter at that rate, as a conversion by inserts would ({@code
  * insertOneByOne}), and the exact key's pages read and decoded alone ({@code readExact}), the floor
  * of any conversion.
  *
@@ -56,6 +57,21 @@ public class ExactConversionBenchmark extends ThroughputBenchmark {
         KeyFilter exact = new KeyFilter("k", exactMeta.copy(), false);
         return KeyFilter.fromExact(
                         "k", FilterMeta.createFingerprints(512, rate), exact, null, pages::get)
+                .meta
+                .count();
+    }
+
+    /**
+     * The same conversion by a builder limited to an eighth of the key's URLs, as {@link
+     * KeyFilter#buildLimit} limits a key of more than about 190 M URLs in a 4 GB slot: its classes
+     * past the limit are written as gathered and the rest merged into them a chunk at a time.
+     */
+    @Benchmark
+    public long convertByMerges() throws Exception {
+        KeyFilter exact = new KeyFilter("k", exactMeta.copy(), false);
+        return KeyFilter.builder("k", FilterMeta.createFingerprints(512, rate), urls / 8)
+                .addExact(exact, null, pages::get)
+                .done()
                 .meta
                 .count();
     }

@@ -112,8 +112,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient ExactStore exact;
     private transient boolean loggedConversion;
 
-    /** URLs of converted exact keys that went in one at a time ({@link KeyFilter.ClassBuilder}). */
-    private transient long urlsConvertedOneAtATime;
+    /**
+     * URLs of converted exact keys that went in by merges into a class already written ({@link
+     * KeyFilter.ClassBuilder}).
+     */
+    private transient long urlsConvertedByMerges;
 
     /**
      * The most prefixes a converted key's class is built from whole ({@link KeyFilter#buildLimit}).
@@ -433,7 +436,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         long pagesKeys = 0;
         long entriesKeys = 0;
         long keptBloom = 0;
-        long oneAtATimeBefore = urlsConvertedOneAtATime;
+        long mergedBefore = urlsConvertedByMerges;
         long lastLog = start;
         for (int i = 0; i < keys.size(); i++) {
             Object key = keys.get(i);
@@ -453,7 +456,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                         KeyFilter.builder(key, config.newFilter(), conversionLimit);
                 long n = 0;
                 for (Fingerprint fp : store.fingerprints()) {
-                    b.add(fp.hi, loader);
+                    b.add(fp.hi);
                     n++;
                 }
                 if (n == 0 || n < m.count()) {
@@ -461,7 +464,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     continue;
                 }
                 KeyFilter f = b.done();
-                urlsConvertedOneAtATime += b.insertedOneAtATime();
+                urlsConvertedByMerges += b.merged();
                 pages.clear(); // a Bloom filter's key has no journal
                 store.clear();
                 backing.write(f);
@@ -497,9 +500,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 "Dedup subtask {}: of {} keys converted {} of fingerprint pages and {} of the"
                         + " entries store in {} ms, then compacted them in {} ms; {} of the entries"
                         + " store keep their Bloom filter (a forget or an expiry left their store"
-                        + " with fewer URLs than the filter); {} URLs went in one at a time"
-                        + " (classes past {} prefixes, the most the heap builds whole, or past"
-                        + " the last class)",
+                        + " with fewer URLs than the filter); {} URLs went in by merges"
+                        + " into classes already written (classes past {} prefixes, the most the"
+                        + " heap builds whole at once, or past the last class)",
                 subtask,
                 keys.size(),
                 pagesKeys,
@@ -507,7 +510,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 (convertedNanos - start) / 1_000_000,
                 compactionMillis,
                 keptBloom,
-                urlsConvertedOneAtATime - oneAtATimeBefore,
+                urlsConvertedByMerges - mergedBefore,
                 conversionLimit);
     }
 
@@ -1005,7 +1008,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             long loadsBefore = loader.loads();
             KeyFilter.ClassBuilder b = KeyFilter.builder(key, config.newFilter(), conversionLimit);
             KeyFilter f = b.addExact(exact, journaled, loader).done();
-            urlsConvertedOneAtATime += b.insertedOneAtATime();
+            urlsConvertedByMerges += b.merged();
             metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
             pages.clear();
             if (hadJournal) { // a list state's clear writes a deletion even where there is none
@@ -1017,14 +1020,14 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 loggedConversion = true;
                 LOG.info(
                         "Key {} converted from exact mode's fingerprint pages to approximate"
-                                + " mode's filter: {} URLs in {} ms ({} of them inserted one at"
-                                + " a time, in classes past {} prefixes), {} classes now (metric"
+                                + " mode's filter: {} URLs in {} ms ({} of them merged into"
+                                + " classes already written, past {} prefixes), {} classes now (metric"
                                 + " {}; dedup.approximate.convert-exact-keys). Logged for the"
                                 + " first key and for any that takes a second or more.",
                         key,
                         urls,
                         millis,
-                        b.insertedOneAtATime(),
+                        b.merged(),
                         conversionLimit,
                         f.meta.classCount(),
                         FirstSeenMetrics.EXACT_KEYS_CONVERTED);

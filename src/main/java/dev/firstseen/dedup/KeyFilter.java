@@ -829,15 +829,17 @@ final class KeyFilter {
 
     /**
      * The most prefixes a {@link ClassBuilder} gathers for one class, for a subtask of {@code
-     * heapBytes} of heap, before it writes them and inserts the rest one at a time: a 32nd of it in
-     * prefixes (8 bytes each, and as many again for their suffixes while it writes them, so at most
-     * half of it), from 2^16 to 2^30. A subtask converts its keys one after another as it opens,
-     * before its filter cache holds anything. With a slot of 4 GB that is 134 M prefixes, which
-     * class 9 passes (256 M URLs at 1e-4, 200 M at 1%): the part past the limit of a key of more
-     * than about 190 M URLs converts at the inserts' speed (ExactConversionBenchmark's
-     * one-at-a-time rows), where gathering its newest class whole would take up to 24 bytes a URL
-     * of that class at once (an array grown by doubling, then the suffixes) and could exhaust the
-     * heap as the subtask opens.
+     * heapBytes} of heap, before it writes them and merges the rest into the class in chunks of as
+     * many URLs: a 32nd of it in prefixes (8 bytes each, and as many again for their suffixes while
+     * it writes them, so at most half of it), from 2^16 to 2^30. A subtask converts its keys one
+     * after another as it opens, before its filter cache holds anything. With a slot of 4 GB that
+     * is 134 M prefixes, which class 9 passes (256 M URLs at 1e-4, 200 M at 1%): the part past the
+     * limit of a key of more than about 190 M URLs goes in by merges, each of which rewrites the
+     * class's pages once (ExactConversionBenchmark's {@code convertByMerges}), where gathering its
+     * newest class whole would take up to 24 bytes a URL of that class at once (an array grown by
+     * doubling, then the suffixes) and could exhaust the heap as the subtask opens. A class's pages
+     * take 1.5 to 3 bytes a URL at the usual rates, so a class that fits in the heap is at most
+     * about twenty chunks, and its merges rewrite each entry about ten times on average.
      */
     static int buildLimit(long heapBytes) {
         return (int) Math.max(1 << 16, Math.min(1 << 30, heapBytes / 32));
@@ -860,15 +862,29 @@ final class KeyFilter {
      * Builds {@link #fromExact}'s classes: gathers the newest class's prefixes until it holds its
      * capacity of distinct ones, then sets its geometry as that many inserts would have (the same
      * splits), encodes each of its pages from their sorted suffixes, and adds the next class. Past
-     * the last class the filter can have, or past its limit of prefixes in one class, it writes
-     * what it has gathered and inserts the rest one at a time.
+     * its limit of prefixes in one class, or past the last class the filter can have, it writes
+     * what it has gathered and merges the rest into the class's pages a chunk of up to {@code
+     * limit} URLs at a time, each page rewritten once a chunk where an insert rewrote it every few
+     * URLs: the count and splits that inserts would give, and the pages a build of the whole class
+     * would write, but that when a chunk fills the class an even spread of its new prefixes goes in
+     * and the URLs of the rest go on to the next class.
      */
     final class ClassBuilder {
         private final int limit;
+
+        /**
+         * Gathering: the newest class's prefixes. Merging: the high halves of the URLs of the next
+         * chunk.
+         */
         private long[] prefixes;
+
         private int n;
-        private boolean oneAtATime;
-        private long insertedOneAtATime;
+        private boolean merging;
+
+        /** No class can follow the newest: it takes every URL. */
+        private boolean saturated;
+
+        private long merged;
 
         private ClassBuilder(int limit) {
             this.limit = Math.max(2, limit);
@@ -897,7 +913,7 @@ final class KeyFilter {
                     }
                     int low = width - m.suffixBits(c, i);
                     for (long u : FingerprintPage.decode(p, m.suffixBits(c, i))) {
-                        add(((u << low) | i) << (64 - width), source);
+                        add(((u << low) | i) << (64 - width));
                     }
                     exact.setSlot(base + i, null);
                 }
@@ -905,35 +921,41 @@ final class KeyFilter {
             }
             if (journaled != null) {
                 for (long hi : journaled) {
-                    add(hi, source); // no class reads bit 0, the journal's class-break flag
+                    add(hi); // no class reads bit 0, the journal's class-break flag
                 }
             }
             exact.discard();
             return this;
         }
 
-        /** Prefixes that went in one at a time: past the limit, or past the last class. */
-        long insertedOneAtATime() {
-            return insertedOneAtATime;
+        /**
+         * URLs that came past the limit of prefixes in one class, or past the last class, and went
+         * in by merges.
+         */
+        long merged() {
+            return merged;
         }
 
         /** Adds the URL whose fingerprint's high half is {@code hi}. */
-        void add(long hi, PageSource source) throws Exception {
-            if (oneAtATime) {
-                insertedOneAtATime++;
-                Fingerprint fp = new Fingerprint(hi, 0);
-                if (!mightContain(fp, source)) {
-                    insert(fp, source);
+        void add(long hi) {
+            if (merging && n == prefixes.length) {
+                if (n >= limit) {
+                    merge(); // may fill the class and go on gathering the next
+                } else {
+                    prefixes = Arrays.copyOf(prefixes, (int) Math.min(limit, 2L * n));
                 }
+            }
+            if (merging) {
+                merged++;
+                prefixes[n++] = hi;
                 return;
             }
             int c = meta.classCount() - 1;
             if (n == prefixes.length) {
                 if (n >= limit) {
-                    finish();
-                    oneAtATime = true;
-                    prefixes = new long[0]; // room for the pages the inserts grow
-                    add(hi, source);
+                    finish(); // keeps the array: it holds the chunks from now on
+                    merging = true;
+                    add(hi);
                     return;
                 }
                 prefixes = Arrays.copyOf(prefixes, (int) Math.min(limit, 2L * n));
@@ -941,9 +963,9 @@ final class KeyFilter {
             prefixes[n++] = hi >>> (64 - meta.width(c));
             if (n >= meta.capacity(c) && distinct() >= meta.capacity(c)) {
                 finish();
-                if (grow() < 0) { // saturated: the newest class keeps filling, as inserts do
-                    oneAtATime = true;
-                    prefixes = new long[0];
+                if (grow() < 0) { // the newest class keeps filling, as inserts do
+                    merging = true;
+                    saturated = true;
                 }
             }
         }
@@ -962,14 +984,241 @@ final class KeyFilter {
 
         /** The filter, every prefix gathered written. */
         KeyFilter done() {
+            while (merging && n > 0) {
+                merge();
+            }
             finish();
             forgetRecentInserts(); // not a hot key's: packed at the next checkpoint as any other
             return KeyFilter.this;
         }
 
+        /*
+         * A merge puts the chunk's URLs whose prefixes the newest class lacks into it, up to its
+         * capacity. Linear hashing only ever splits a page in two, so the pages of a class whose
+         * level is L fall into 2^L groups, one for each value t of a prefix's low L bits, and
+         * however many pages a merge splits, each page it leaves draws its prefixes from one group.
+         * The chunk is sorted by t and then by the rest of the prefix, each group's pages decoded
+         * once to find which of its URLs are new, the class's count and splits advanced as that
+         * many inserts would, and then each group's pages decoded again and rewritten from the
+         * merge of the two sorted lists. A group whose prefixes are split apart by the order
+         * within it keeps them sorted, so no page is sorted again.
+         */
+
+        /**
+         * Merges the chunk into the newest class. If it has no room for all of them, an even spread
+         * of the new prefixes goes in, the class grows, and the URLs of the rest are gathered for
+         * the next.
+         */
+        private void merge() {
+            int c = meta.classCount() - 1;
+            int w = meta.width(c);
+            int level = meta.level(c);
+            int split = meta.split(c);
+            int base = base(c);
+            int restBits = w - level;
+            long below = -1L >>> w; // the bits below the prefix, carried along for the next class
+            for (int i = 0; i < n; i++) {
+                long hi = prefixes[i];
+                long v = hi >>> (64 - w);
+                long key = level == 0 ? v : (v >>> level) | (v << restBits & mask(w));
+                // The sign bit flipped so that a signed sort gives the unsigned order.
+                prefixes[i] = ((key << (64 - w)) | (hi & below)) ^ Long.MIN_VALUE;
+            }
+            Arrays.sort(prefixes, 0, n);
+            // Pass 1: keep, in order, the URLs whose prefixes the class lacks. URLs that share a
+            // prefix stay together: one goes in for all, or all wait for the next class.
+            int kept = 0;
+            int distinct = 0;
+            for (int i = 0; i < n; ) {
+                int t = group(prefixes[i], w, restBits);
+                long[] old = oldGroup(c, base, w, level, split, t);
+                int o = 0;
+                for (; i < n && group(prefixes[i], w, restBits) == t; i++) {
+                    long q = rest(prefixes[i], w, restBits);
+                    while (o < old.length && old[o] < q) {
+                        o++;
+                    }
+                    if (o < old.length && old[o] == q) {
+                        continue;
+                    }
+                    if (kept == 0 || key(prefixes[kept - 1], w) != key(prefixes[i], w)) {
+                        distinct++;
+                    }
+                    prefixes[kept++] = prefixes[i];
+                }
+            }
+            long room = saturated ? Long.MAX_VALUE : meta.capacity(c) - meta.entries(c);
+            int taking = (int) Math.min(distinct, room);
+            for (int k = 0; k < taking; k++) {
+                meta.addEntries(c, 1);
+                if (meta.wantsSplit(c)) {
+                    meta.advanceSplit(c);
+                }
+            }
+            int pages = meta.pages(c);
+            // Pass 2: rewrite each group that gains prefixes or pages.
+            int i = 0;
+            int d = -1; // the distinct prefix of prefixes[i - 1] among the kept
+            long[] union = new long[0];
+            for (int t = 0; t < 1 << level; t++) {
+                int from = i;
+                int firstDistinct = d;
+                int adding = 0;
+                for (; i < kept && group(prefixes[i], w, restBits) == t; i++) {
+                    if (i == 0 || key(prefixes[i - 1], w) != key(prefixes[i], w)) {
+                        adding += isTaken(++d, distinct, taking) ? 1 : 0;
+                    }
+                }
+                int oldPages = t < split ? 2 : 1;
+                int newPages = (pages - 1 - t >>> level) + 1;
+                if (adding == 0 && newPages == oldPages) {
+                    continue;
+                }
+                long[] old = oldGroup(c, base, w, level, split, t);
+                if (union.length < old.length + adding) {
+                    union = new long[Math.max(old.length + adding, union.length * 3 / 2)];
+                }
+                int m = 0;
+                int o = 0;
+                d = firstDistinct;
+                for (int k = from; k < i; k++) {
+                    if (k > 0 && key(prefixes[k - 1], w) == key(prefixes[k], w)
+                            || !isTaken(++d, distinct, taking)) {
+                        continue;
+                    }
+                    long q = rest(prefixes[k], w, restBits);
+                    while (o < old.length && old[o] < q) {
+                        union[m++] = old[o++];
+                    }
+                    union[m++] = q;
+                }
+                while (o < old.length) {
+                    union[m++] = old[o++];
+                }
+                writeGroup(c, base, level, t, newPages, union, m);
+            }
+            // The URLs left over, as high halves, to the front.
+            int left = 0;
+            d = -1;
+            for (int k = 0; k < kept; k++) {
+                long y = prefixes[k] ^ Long.MIN_VALUE;
+                if (k == 0 || key(prefixes[k - 1], w) != key(prefixes[k], w)) {
+                    d++;
+                }
+                if (!isTaken(d, distinct, taking)) {
+                    long key = y >>> (64 - w);
+                    long v = level == 0 ? key : (key << level & mask(w)) | (key >>> restBits);
+                    prefixes[left++] = (v << (64 - w)) | (y & below);
+                }
+            }
+            n = left;
+            metaDirty = true;
+            if (left > 0 && grow() >= 0) {
+                merging = false;
+                int next = meta.width(meta.classCount() - 1);
+                for (int k = 0; k < left; k++) {
+                    prefixes[k] >>>= 64 - next;
+                }
+            } else if (left > 0) {
+                saturated = true; // the next merge takes the rest
+            }
+        }
+
+        /** A sorted chunk entry's prefix as it is sorted: its group, then the rest. */
+        private static long key(long y, int w) {
+            return (y ^ Long.MIN_VALUE) >>> (64 - w);
+        }
+
+        /** A sorted chunk entry's prefix without its group's bits (the prefix's low ones). */
+        private static long rest(long y, int w, int restBits) {
+            return key(y, w) & mask(restBits);
+        }
+
+        /** The group (the prefix's low {@code w - restBits} bits) of a sorted chunk entry. */
+        private static int group(long y, int w, int restBits) {
+            return w == restBits ? 0 : (int) ((y ^ Long.MIN_VALUE) >>> (64 - w + restBits));
+        }
+
+        /** True if the {@code k}th of {@code kept} new URLs is among the {@code taking} spread. */
+        private static boolean isTaken(int k, int kept, int taking) {
+            return taken(k + 1, kept, taking) > taken(k, kept, taking);
+        }
+
+        /** How many of the first {@code k} of {@code kept} new URLs the spread of taking takes. */
+        private static int taken(int k, int kept, int taking) {
+            return kept == 0 ? 0 : (int) ((long) k * taking / kept);
+        }
+
+        /**
+         * Group t's prefixes in class c's pages before the merge, each without its low {@code
+         * level} bits, sorted: one page, or the two a split made of it, interleaved.
+         */
+        private long[] oldGroup(int c, int base, int w, int level, int split, int t) {
+            if (t >= split) {
+                return FingerprintPage.decode(
+                        page(c, base, t), FingerprintClass.suffixBits(w, level, split, t));
+            }
+            int s = FingerprintClass.suffixBits(w, level, split, t);
+            long[] a = FingerprintPage.decode(page(c, base, t), s);
+            long[] b = FingerprintPage.decode(page(c, base, t + (1 << level)), s);
+            long[] out = new long[a.length + b.length];
+            int i = 0;
+            int j = 0;
+            for (int k = 0; k < out.length; k++) {
+                out[k] =
+                        j == b.length || (i < a.length && a[i] < b[j])
+                                ? a[i++] << 1
+                                : b[j++] << 1 | 1;
+            }
+            return out;
+        }
+
+        /**
+         * Writes group t's {@code m} sorted prefixes (without their low {@code level} bits) into
+         * the class's {@code newPages} pages of the group as it now splits them.
+         */
+        private void writeGroup(int c, int base, int level, int t, int newPages, long[] q, int m) {
+            int[] from = new int[newPages + 1];
+            for (int k = 0; k < m; k++) {
+                from[(meta.page(c, q[k] << level | t) - t >>> level) + 1]++;
+            }
+            for (int p = 0; p < newPages; p++) {
+                from[p + 1] += from[p];
+            }
+            long[] suffixes = new long[m];
+            int[] at = Arrays.copyOf(from, newPages);
+            for (int k = 0; k < m; k++) {
+                long v = q[k] << level | t;
+                int page = meta.page(c, v);
+                int g = page - t >>> level;
+                suffixes[at[g]++] = meta.suffix(c, v, meta.suffixBits(c, page));
+            }
+            for (int g = 0; g < newPages; g++) {
+                int page = t + (g << level);
+                setPage(
+                        base,
+                        page,
+                        FingerprintPage.encode(
+                                suffixes, from[g], from[g + 1], meta.suffixBits(c, page)));
+            }
+        }
+
+        /** A page of a class the builder made: never stored, so never loaded. */
+        private byte[] page(int c, int base, int index) {
+            try {
+                return KeyFilter.this.page(c, base, index, PageSource.NOTHING_STORED);
+            } catch (Exception e) {
+                throw new IllegalStateException(e); // NOTHING_STORED loads nothing
+            }
+        }
+
+        private static long mask(int bits) {
+            return bits == 64 ? -1L : (1L << bits) - 1;
+        }
+
         /** Writes the prefixes gathered into the newest class, which holds none yet. */
         void finish() {
-            if (oneAtATime || n == 0) {
+            if (merging || n == 0) {
                 return;
             }
             distinct();
