@@ -1097,18 +1097,19 @@ final class KeyFilter {
                 }
                 writeGroup(c, base, level, t, newPages, union, m);
             }
-            // The URLs left over, as high halves, to the front.
+            // The URLs left over, as high halves, to the front (over entries already read).
             int left = 0;
             d = -1;
+            long previous = 0;
             for (int k = 0; k < kept; k++) {
-                long y = prefixes[k] ^ Long.MIN_VALUE;
-                if (k == 0 || key(prefixes[k - 1], w) != key(prefixes[k], w)) {
+                long key = key(prefixes[k], w);
+                if (k == 0 || key != previous) {
                     d++;
                 }
+                previous = key;
                 if (!isTaken(d, distinct, taking)) {
-                    long key = y >>> (64 - w);
                     long v = level == 0 ? key : (key << level & mask(w)) | (key >>> restBits);
-                    prefixes[left++] = (v << (64 - w)) | (y & below);
+                    prefixes[left++] = (v << (64 - w)) | (prefixes[k] & below);
                 }
             }
             n = left;

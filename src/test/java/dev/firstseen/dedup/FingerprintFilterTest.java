@@ -181,6 +181,43 @@ class FingerprintFilterTest {
     }
 
     /**
+     * Two URLs of one prefix in class 0 and of two in class 1, first in a chunk that fills class 0:
+     * the first of a chunk's new prefixes is never in the spread that goes in, so both go on to
+     * class 1, and each is found there.
+     */
+    @Test
+    void urlsOfOnePrefixThatAFullClassLeavesOverAllGoOn() throws Exception {
+        double p = 1e-2;
+        long n0 = 512;
+        FingerprintClass first = FingerprintFilterMath.classFor(n0, p, 0);
+        KeyFilter.ClassBuilder b =
+                KeyFilter.builder("k", FilterMeta.createFingerprints(n0, p), 100);
+        SplittableRandom rnd = new SplittableRandom(51);
+        List<Long> in = new ArrayList<>();
+        // 100 gathered, then chunks of 100: class 0 (655 at 1%) holds about 600 before the
+        // seventh hundred, which has room for about 55 of its prefixes.
+        for (int i = 0; i < 600; i++) {
+            in.add(rnd.nextLong() | Long.MIN_VALUE); // no prefix of 0
+        }
+        in.add(0L);
+        in.add(1L << (63 - first.width)); // the same prefix of class 0's width, not of class 1's
+        for (int i = 0; i < 98; i++) {
+            in.add(rnd.nextLong() | Long.MIN_VALUE);
+        }
+        for (long hi : in) {
+            b.add(hi);
+        }
+        KeyFilter f = b.done();
+        assertThat(f.meta.classCount()).isEqualTo(2);
+        assertThat(f.meta.entries(0)).isEqualTo(first.capacity);
+        for (long hi : in) {
+            assertThat(f.mightContain(new Fingerprint(hi, 0), PageSource.NOTHING_STORED))
+                    .as("%x", hi)
+                    .isTrue();
+        }
+    }
+
+    /**
      * Past the last class a filter can have (at 1e-18 a class after the first would need prefixes
      * wider than 63 bits), the newest class takes every URL: by merges of as many chunks as come,
      * or by one merge at the end, the same pages.
