@@ -1430,6 +1430,11 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         return rebuilds.size();
     }
 
+    /** URLs of converted exact keys that went in by merges, for tests. */
+    long urlsConvertedByMerges() {
+        return urlsConvertedByMerges;
+    }
+
     /** The page cache, for tests. */
     FilterCache cache() {
         return cache;

@@ -20,10 +20,14 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.accumulators.Accumulator;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.runtime.operators.testutils.MockEnvironment;
+import org.apache.flink.runtime.operators.testutils.MockEnvironmentBuilder;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateBackend;
+import org.apache.flink.runtime.util.TestingTaskManagerRuntimeInfo;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
 import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
@@ -46,10 +50,15 @@ class DedupOperatorTest {
     private final List<KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord>>
             open = new ArrayList<>();
 
+    private final List<MockEnvironment> environments = new ArrayList<>();
+
     @AfterEach
     void closeHarnesses() throws Exception {
         for (var h : open) {
             h.close();
+        }
+        for (MockEnvironment env : environments) {
+            env.close();
         }
     }
 
@@ -109,6 +118,38 @@ class DedupOperatorTest {
         if (open.remove(h)) {
             h.close();
         }
+    }
+
+    /**
+     * A harness of one subtask whose TaskManager has {@code taskManager}'s settings (its task heap
+     * and slots, which size the filter cache and the conversion's class builder), on RocksDB.
+     */
+    KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> harnessIn(
+            Configuration taskManager, DedupConfig cfg, OperatorSubtaskState restore)
+            throws Exception {
+        MockEnvironment env =
+                new MockEnvironmentBuilder()
+                        .setTaskName("dedup")
+                        .setManagedMemorySize(3 << 20)
+                        .setMaxParallelism(MAX_PARALLELISM)
+                        .setParallelism(1)
+                        .setSubtaskIndex(0)
+                        .setTaskManagerRuntimeInfo(new TestingTaskManagerRuntimeInfo(taskManager))
+                        .build();
+        environments.add(env);
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new DedupOperator(cfg), (CanonicalUrl u) -> u.key, Types.STRING, env);
+        EmbeddedRocksDBStateBackend backend = new EmbeddedRocksDBStateBackend();
+        backend.getMemoryConfiguration().setFixedMemoryPerSlot("64mb");
+        h.setStateBackend(backend);
+        open.add(h);
+        h.setup();
+        if (restore != null) {
+            h.initializeState(restore);
+        }
+        h.open();
+        return h;
     }
 
     /** A harness on {@code backend} (the others run on RocksDB). */

@@ -18,6 +18,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.state.rocksdb.RocksDBKeyedStateBackend;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -385,6 +388,42 @@ class ExactPagesOperatorTest {
                     .as(f.key().toString())
                     .isEqualTo(!f.key().equals("d2.com"));
         }
+    }
+
+    /**
+     * A key whose newest class passes the conversion's class builder's limit as the subtask opens
+     * (65,536 prefixes here, a 32nd of a 2 MB task heap and the least the limit goes to) converts
+     * by merges into that class: every URL it held stays seen, before and after a restore.
+     */
+    @Test
+    void aKeyPastTheBuildersLimitConvertsByMerges() throws Exception {
+        int n = 160_000;
+        List<CanonicalUrl> old = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            old.add(url(7, i));
+        }
+        var exact = t.harness(pages(64 << 20, 0), 1, 0, null);
+        feed(exact, old);
+        OperatorSubtaskState snap = checkpoint(exact, 1);
+
+        Configuration taskManager = new Configuration();
+        taskManager.set(TaskManagerOptions.TASK_HEAP_MEMORY, MemorySize.parse("2mb"));
+        double p = 0.01;
+        DedupConfig approximate = builder(DedupMode.APPROXIMATE, 512, p, 64 << 20, 0).build();
+        var h = t.harnessIn(taskManager, approximate, snap);
+        assertThat(accumulator(h, FirstSeenMetrics.EXACT_KEYS_CONVERTED)).isEqualTo(1);
+        // Classes 0 to 3 hold 51,685 URLs at 1%; class 4 gathers 65,536 and merges the rest.
+        assertThat(((DedupOperator) h.getOperator()).urlsConvertedByMerges())
+                .isGreaterThan(n - 51_685 - 65_536 - 1_000)
+                .isLessThanOrEqualTo(n - 51_685 - 65_536);
+        feed(h, old);
+        assertThat(emitted(h)).isEmpty();
+        KeyFilter f = ((DedupOperator) h.getOperator()).cache().filters().iterator().next();
+        assertThat(f.meta.classCount()).isEqualTo(5);
+        assertThat(FingerprintFilterMath.rate(f.meta)).isLessThanOrEqualTo(p);
+        var again = t.harness(approximate, 1, 0, checkpoint(h, 2));
+        feed(again, old);
+        assertThat(emitted(again)).as("after a restore").isEmpty();
     }
 
     /**
