@@ -137,11 +137,21 @@ class DedupOperatorTest {
                         .setTaskManagerRuntimeInfo(new TestingTaskManagerRuntimeInfo(taskManager))
                         .build();
         environments.add(env);
-        var h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new DedupOperator(cfg), (CanonicalUrl u) -> u.key, Types.STRING, env);
         EmbeddedRocksDBStateBackend backend = new EmbeddedRocksDBStateBackend();
         backend.getMemoryConfiguration().setFixedMemoryPerSlot("64mb");
+        return start(
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new DedupOperator(cfg), (CanonicalUrl u) -> u.key, Types.STRING, env),
+                backend,
+                restore);
+    }
+
+    /** Opens {@code h} on {@code backend}, from {@code restore} if not null. */
+    private KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> start(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
+            StateBackend backend,
+            OperatorSubtaskState restore)
+            throws Exception {
         h.setStateBackend(backend);
         open.add(h);
         h.setup();
@@ -169,15 +179,8 @@ class DedupOperatorTest {
                         MAX_PARALLELISM,
                         parallelism,
                         subtask);
-        h.setStateBackend(backend);
         h.getExecutionConfig().setGlobalJobParameters(ParameterTool.fromMap(jobParameters));
-        open.add(h);
-        h.setup();
-        if (restore != null) {
-            h.initializeState(restore);
-        }
-        h.open();
-        return h;
+        return start(h, backend, restore);
     }
 
     /**
