@@ -218,6 +218,76 @@ class FingerprintFilterTest {
     }
 
     /**
+     * Builders of random limits over random rates, first classes and page sizes, fed random URLs
+     * (fixed seeds): every URL is found, in the heap and through state; each class but the newest
+     * is full; each class's pages hold exactly the prefixes its count says, none past its page size
+     * where it can still split; and the rate stays within the target.
+     */
+    @Test
+    void mergesKeepEveryUrlAcrossLimitsRatesAndPageSizes() throws Exception {
+        double[] rates = {0.3, 0.05, 1e-2, 1e-3, 1e-4, 1e-9};
+        long[] firstClasses = {1, 16, 512};
+        int[] pageSizes = {8, 64, 1024};
+        SplittableRandom rnd = new SplittableRandom(52);
+        long mergedInAll = 0;
+        for (int run = 0; run < 120; run++) {
+            double p = rates[rnd.nextInt(rates.length)];
+            long n0 = firstClasses[rnd.nextInt(firstClasses.length)];
+            int pageEntries = pageSizes[rnd.nextInt(pageSizes.length)];
+            int n = 1 + rnd.nextInt(30_000);
+            int limit = 2 + rnd.nextInt(Math.max(1, n / 2));
+            String what =
+                    String.format(
+                            "run %d: p %s, n0 %d, pages of %d, %d URLs, limit %d",
+                            run, p, n0, pageEntries, n, limit);
+            KeyFilter.ClassBuilder b =
+                    KeyFilter.builder(
+                            "k",
+                            FilterMeta.createFingerprints(n0, p).splitPagesPast(pageEntries),
+                            limit);
+            long[] in = new long[n];
+            for (int i = 0; i < n; i++) {
+                in[i] = rnd.nextLong();
+                b.add(in[i]);
+            }
+            KeyFilter f = b.done();
+            mergedInAll += b.merged();
+            FilterMeta m = f.meta;
+            assertThat(FingerprintFilterMath.rate(m)).as(what).isLessThanOrEqualTo(p);
+            assertThat(m.count()).as(what).isLessThanOrEqualTo(n);
+            for (int c = 0; c < m.classCount(); c++) {
+                if (c < m.classCount() - 1) {
+                    assertThat(m.entries(c)).as(what).isEqualTo(m.capacity(c));
+                }
+                assertThat(m.wantsSplit(c)).as(what).isFalse();
+                long held = 0;
+                for (int i = 0; i < m.pages(c); i++) {
+                    byte[] page = f.page(c, i, PageSource.NOTHING_STORED);
+                    long[] values = FingerprintPage.decode(page, m.suffixBits(c, i));
+                    for (int k = 1; k < values.length; k++) {
+                        assertThat(values[k]).as(what).isGreaterThan(values[k - 1]);
+                    }
+                    for (long u : values) {
+                        long v = (u << (m.width(c) - m.suffixBits(c, i))) | i;
+                        assertThat(m.page(c, v)).as(what).isEqualTo(i);
+                    }
+                    held += values.length;
+                }
+                assertThat(held).as(what + ", class " + c).isEqualTo(m.entries(c));
+            }
+            java.util.Map<Integer, byte[]> stored = new java.util.HashMap<>();
+            f.drainDirty((id, page) -> stored.put(id, f.stored(id, page)));
+            KeyFilter back = new KeyFilter("k", m.copy(), false);
+            for (long hi : in) {
+                Fingerprint fp = new Fingerprint(hi, 0);
+                assertThat(f.mightContain(fp, PageSource.NOTHING_STORED)).as(what).isTrue();
+                assertThat(back.mightContain(fp, stored::get)).as(what).isTrue();
+            }
+        }
+        assertThat(mergedInAll).isGreaterThan(500_000);
+    }
+
+    /**
      * Past the last class a filter can have (at 1e-18 a class after the first would need prefixes
      * wider than 63 bits), the newest class takes every URL: by merges of as many chunks as come,
      * or by one merge at the end, the same pages.
