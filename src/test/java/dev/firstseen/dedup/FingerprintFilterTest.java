@@ -238,8 +238,14 @@ class FingerprintFilterTest {
             int limit = 2 + rnd.nextInt(Math.max(1, n / 2));
             String what =
                     String.format(
+                            java.util.Locale.ROOT,
                             "run %d: p %s, n0 %d, pages of %d, %d URLs, limit %d",
-                            run, p, n0, pageEntries, n, limit);
+                            run,
+                            p,
+                            n0,
+                            pageEntries,
+                            n,
+                            limit);
             KeyFilter.ClassBuilder b =
                     KeyFilter.builder(
                             "k",
