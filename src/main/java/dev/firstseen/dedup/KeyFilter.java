@@ -1049,12 +1049,7 @@ final class KeyFilter {
             }
             long room = saturated ? Long.MAX_VALUE : meta.capacity(c) - meta.entries(c);
             int taking = (int) Math.min(distinct, room);
-            for (int k = 0; k < taking; k++) {
-                meta.addEntries(c, 1);
-                if (meta.wantsSplit(c)) {
-                    meta.advanceSplit(c);
-                }
-            }
+            addEntries(c, taking);
             int pages = meta.pages(c);
             // Pass 2: rewrite each group that gains prefixes or pages.
             int i = 0;
@@ -1213,6 +1208,19 @@ final class KeyFilter {
             }
         }
 
+        /**
+         * Counts {@code k} more prefixes in class c and splits its pages as that many inserts
+         * would.
+         */
+        private void addEntries(int c, int k) {
+            for (int i = 0; i < k; i++) {
+                meta.addEntries(c, 1);
+                if (meta.wantsSplit(c)) {
+                    meta.advanceSplit(c);
+                }
+            }
+        }
+
         private static long mask(int bits) {
             return bits == 64 ? -1L : (1L << bits) - 1;
         }
@@ -1224,12 +1232,7 @@ final class KeyFilter {
             }
             distinct();
             int c = meta.classCount() - 1;
-            for (int k = 0; k < n; k++) {
-                meta.addEntries(c, 1);
-                if (meta.wantsSplit(c)) {
-                    meta.advanceSplit(c);
-                }
-            }
+            addEntries(c, n);
             int pages = meta.pages(c);
             int[] from = new int[pages + 1];
             for (int k = 0; k < n; k++) {
