@@ -9,6 +9,7 @@ import dev.firstseen.job.FirstSeenJob;
 import dev.firstseen.metrics.FirstSeenMetrics;
 import dev.firstseen.record.RawRecord;
 import dev.firstseen.testing.KafkaBroker;
+import dev.firstseen.tools.CommandLine;
 import dev.firstseen.tools.CrawlStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -86,6 +87,12 @@ import org.apache.kafka.common.record.TimestampType;
  * [--firstseen.<job option> value]}
  */
 public final class EndToEndHarness {
+    /** The command line; {@code main} refuses an option it does not name. */
+    static final String USAGE =
+            "Usage: scripts/bench [--records 2000000] [--warmup-records 200000] [--warmup-rounds 1]"
+                    + " [--rounds 1] [--parallelism 2] [--checkpoint-interval \"10 s\"]"
+                    + " [--seed 1] [--jobs passthrough,naive,naive-cc,sql,sql-cc,exact,approximate]"
+                    + " [--hot-share 0.4] [--firstseen.<job option> value]";
 
     /**
      * One job's outcome. {@code seconds} is the processing time: from the broker's append time of
@@ -150,7 +157,7 @@ public final class EndToEndHarness {
     }
 
     public static void main(String[] args) throws Exception {
-        ParameterTool p = ParameterTool.fromArgs(args);
+        ParameterTool p = CommandLine.parse(args, USAGE);
         EndToEndHarness h =
                 new EndToEndHarness(
                         p.getLong("records", 2_000_000),

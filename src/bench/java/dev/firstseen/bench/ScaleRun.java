@@ -7,6 +7,7 @@ import dev.firstseen.record.DeadLetter;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.RawRecord;
 import dev.firstseen.record.SourcePosition;
+import dev.firstseen.tools.CommandLine;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -115,8 +116,16 @@ public final class ScaleRun {
             long chk,
             boolean steady) {}
 
+    /** The command line; {@code main} refuses an option it does not name. */
+    static final String USAGE =
+            "Usage: scripts/scale [--distinct 50000000] [--parallelism 2] [--sample 10]"
+                    + " [--job firstseen|naive] [--managed-memory 1g] [--max-minutes N]"
+                    + " [--sst-summary] [--firstseen.<job option> value] [--out target/scale.png]"
+                    + " [--work target/scale-work]\n"
+                    + "       scripts/scale --replot saved-output.txt [--out plot.png]";
+
     public static void main(String[] args) throws Exception {
-        ParameterTool p = ParameterTool.fromArgs(args);
+        ParameterTool p = CommandLine.parse(args, USAGE);
         long distinct = p.getLong("distinct", 50_000_000L);
         int parallelism = p.getInt("parallelism", 2);
         int sampleSeconds = p.getInt("sample", 10);

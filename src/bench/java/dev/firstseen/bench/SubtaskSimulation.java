@@ -10,6 +10,7 @@ import dev.firstseen.metrics.FirstSeenMetrics;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.FrontierRecord;
 import dev.firstseen.record.SourcePosition;
+import dev.firstseen.tools.CommandLine;
 import dev.firstseen.tools.CrawlStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -70,8 +71,17 @@ import org.apache.flink.util.ParameterTool;
 public final class SubtaskSimulation {
     private SubtaskSimulation() {}
 
+    /** The command line; {@code main} refuses an option it does not name. */
+    static final String USAGE =
+            "Usage: scripts/simulate-subtask [--urls 10000000] [--keys 100000] [--rate 0.0001]"
+                    + " [--mode approximate|exact [--restore-as approximate]]"
+                    + " [--filter FINGERPRINTS|BLOOM] [--checkpoint-every N]"
+                    + " [--page-journal-max-share S] [--compact-before-checkpoint true]"
+                    + " [--compact-after-checkpoint true|false] [--expected-urls-per-key N]"
+                    + " [--state.backend.rocksdb.<option> value]";
+
     public static void main(String[] args) throws Exception {
-        ParameterTool p = ParameterTool.fromArgs(args);
+        ParameterTool p = CommandLine.parse(args, USAGE);
         ROCKSDB_OPTIONS.clear(); // main may run more than once in a JVM (SubtaskSimulationTest)
         p.toMap()
                 .forEach(

@@ -4,6 +4,7 @@ import static dev.firstseen.config.FirstSeenOptions.*;
 
 import dev.firstseen.canonical.CanonicalProfile;
 import dev.firstseen.canonical.Canonicalizer;
+import dev.firstseen.config.internal.NearestName;
 import dev.firstseen.dedup.DedupConfig;
 import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.dedup.ExactStoreType;
@@ -26,6 +27,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
@@ -59,6 +61,11 @@ public final class FirstSeenSettings {
         this.kafkaProperties = kafkaProperties;
     }
 
+    private static String didYouMean(String key, Set<String> known) {
+        String near = NearestName.of(key, new TreeSet<>(known));
+        return near == null ? "" : " (did you mean '" + near + "'?)";
+    }
+
     public static FirstSeenSettings from(Configuration conf) {
         List<String> problems = new ArrayList<>();
         Set<String> known = new HashSet<>();
@@ -79,9 +86,10 @@ public final class FirstSeenSettings {
                 problems.add(
                         String.format(
                                 Locale.ROOT,
-                                "Unknown option '%s'. FirstSeen options are: %s; Kafka client"
+                                "Unknown option '%s'%s. FirstSeen options are: %s; Kafka client"
                                         + " properties go under '%s'",
                                 key,
+                                didYouMean(key, known),
                                 known.stream().sorted().toList(),
                                 KAFKA_PROPERTIES_PREFIX));
             }

@@ -75,6 +75,24 @@ class FirstSeenSettingsTest {
     }
 
     @Test
+    void aMisspeltOptionNamesTheOneItMeant() {
+        assertThatThrownBy(
+                        () ->
+                                FirstSeenSettings.from(
+                                        args(
+                                                "--kafka.bootstrap-servers", "127.0.0.1:9092",
+                                                "--dedup.mde", "APPROXIMATE")))
+                .hasMessageContaining("Unknown option 'dedup.mde' (did you mean 'dedup.mode'?)");
+        assertThatThrownBy(
+                        () ->
+                                FirstSeenSettings.from(
+                                        args(
+                                                "--kafka.bootstrap-servers", "127.0.0.1:9092",
+                                                "--dedup.bloom.fpp", "0.01")))
+                .hasMessageContaining("Unknown option 'dedup.bloom.fpp'.");
+    }
+
+    @Test
     void reportsEveryProblemWithWhatToChange() {
         assertThatThrownBy(
                         () ->

@@ -59,7 +59,8 @@ public final class Inspect {
 
     static final String USAGE =
             "Usage: Inspect --savepoint PATH [--top 20] [--csv FILE] [--check FILE]"
-                    + " [--canonical.rules ...] [--keying.mode ...]";
+                    + " [--canonical.<option> value ...] [--keying.<option> value ...]"
+                    + " (the job's canonical.* and keying.* options, when not the defaults)";
 
     /** One key's figures; {@code checked} holds "url<TAB>seen <ms>" or "url<TAB>unseen". */
     public static final class KeyRow {

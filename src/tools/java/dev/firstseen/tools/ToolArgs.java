@@ -4,18 +4,20 @@ import dev.firstseen.config.FirstSeenSettings;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.util.ParameterTool;
 
-/** Minimal {@code --key value} parsing shared by the command-line tools. */
+/**
+ * Minimal {@code --key value} parsing shared by the command-line tools: {@link CommandLine#parse}
+ * (help, and options the usage does not name refused), and reads of options the usage names only,
+ * so that the usage stays the whole list.
+ */
 final class ToolArgs {
     private final ParameterTool params;
     private final String usage;
+    private final CommandLine.Named named;
 
     ToolArgs(String[] args, String usage) {
-        this.params = ParameterTool.fromArgs(args);
+        this.params = CommandLine.parse(args, usage);
         this.usage = usage;
-        if (params.has("help")) {
-            System.out.println(usage);
-            System.exit(0);
-        }
+        this.named = CommandLine.namedIn(usage);
     }
 
     /** The job's settings from {@code conf}; on invalid options prints why and exits 2. */
@@ -29,12 +31,20 @@ final class ToolArgs {
         }
     }
 
+    /** {@code key}, which a tool may read only if its usage names it. */
+    private String named(String key) {
+        if (!named.has(key)) {
+            throw new IllegalStateException("--" + key + " is read but not in the usage: " + usage);
+        }
+        return key;
+    }
+
     String get(String key, String defaultValue) {
-        return params.get(key, defaultValue);
+        return params.get(named(key), defaultValue);
     }
 
     String required(String key) {
-        String v = params.get(key);
+        String v = params.get(named(key));
         if (v == null || v.isBlank()) {
             System.err.println("Missing --" + key + "\n" + usage);
             System.exit(2);
@@ -44,7 +54,7 @@ final class ToolArgs {
 
     long getLong(String key, long defaultValue) {
         try {
-            return params.getLong(key, defaultValue);
+            return params.getLong(named(key), defaultValue);
         } catch (NumberFormatException e) {
             System.err.println("--" + key + " must be a number\n" + usage);
             System.exit(2);
@@ -53,6 +63,6 @@ final class ToolArgs {
     }
 
     boolean has(String key) {
-        return params.has(key);
+        return params.has(named(key));
     }
 }
