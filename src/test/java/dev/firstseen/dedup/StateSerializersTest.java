@@ -3,6 +3,7 @@ package dev.firstseen.dedup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.firstseen.testing.SerializerSnapshots;
 import java.io.IOException;
 import java.util.HexFormat;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -212,12 +213,7 @@ class StateSerializersTest {
             TypeSerializerSnapshot<?> snap = s.snapshotConfiguration();
             assertThat(snap.getCurrentVersion())
                     .isEqualTo(s == FilterMetaSerializer.INSTANCE ? 4 : 1);
-            DataOutputSerializer out = new DataOutputSerializer(64);
-            TypeSerializerSnapshot.writeVersionedSnapshot(out, snap);
-            TypeSerializerSnapshot<?> back =
-                    TypeSerializerSnapshot.readVersionedSnapshot(
-                            new DataInputDeserializer(out.getCopyOfBuffer()),
-                            getClass().getClassLoader());
+            TypeSerializerSnapshot<?> back = SerializerSnapshots.roundTrip(snap);
             assertThat(back.restoreSerializer()).isSameAs(s);
         }
         FingerprintSerializer.Snapshot newer = new FingerprintSerializer.Snapshot();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.firstseen.record.CanonicalUrl;
 import dev.firstseen.record.Op;
 import dev.firstseen.record.SourcePosition;
+import dev.firstseen.testing.SerializerSnapshots;
 import java.io.IOException;
 import java.util.HexFormat;
 import java.util.List;
@@ -210,12 +211,8 @@ class CanonicalUrlSerializerTest {
     @Test
     void theSnapshotRestoresAnEqualSerializer() throws IOException {
         CanonicalUrlSerializer s = new CanonicalUrlSerializer();
-        DataOutputSerializer out = new DataOutputSerializer(64);
-        TypeSerializerSnapshot.writeVersionedSnapshot(out, s.snapshotConfiguration());
         TypeSerializerSnapshot<CanonicalUrl> read =
-                TypeSerializerSnapshot.readVersionedSnapshot(
-                        new DataInputDeserializer(out.getCopyOfBuffer()),
-                        getClass().getClassLoader());
+                SerializerSnapshots.roundTrip(s.snapshotConfiguration());
         assertThat(read.restoreSerializer()).isEqualTo(s);
         assertThat(s.snapshotConfiguration().resolveSchemaCompatibility(read).isCompatibleAsIs())
                 .isTrue();

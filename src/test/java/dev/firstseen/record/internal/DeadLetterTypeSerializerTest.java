@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.firstseen.record.DeadLetter;
 import dev.firstseen.record.DeadLetterReason;
 import dev.firstseen.record.SourcePosition;
+import dev.firstseen.testing.SerializerSnapshots;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -15,7 +16,6 @@ import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -118,12 +118,8 @@ class DeadLetterTypeSerializerTest {
     @Test
     void theSnapshotRestoresAnEqualSerializer() throws IOException {
         DeadLetterTypeSerializer s = new DeadLetterTypeSerializer();
-        DataOutputSerializer out = new DataOutputSerializer(64);
-        TypeSerializerSnapshot.writeVersionedSnapshot(out, s.snapshotConfiguration());
         TypeSerializerSnapshot<DeadLetter> read =
-                TypeSerializerSnapshot.readVersionedSnapshot(
-                        new DataInputDeserializer(out.getCopyOfBuffer()),
-                        getClass().getClassLoader());
+                SerializerSnapshots.roundTrip(s.snapshotConfiguration());
         assertThat(read.restoreSerializer()).isEqualTo(s);
         assertThat(s.snapshotConfiguration().resolveSchemaCompatibility(read).isCompatibleAsIs())
                 .isTrue();
