@@ -82,9 +82,7 @@ import org.apache.kafka.common.record.TimestampType;
  * times in rotated order and reports each job's median; {@code --warmup-rounds M} (1 by default)
  * first runs every job M times on the same input, unreported.
  *
- * <p>Run: {@code scripts/bench [--records 2000000] [--warmup-records 200000] [--warmup-rounds 1]
- * [--rounds 1] [--parallelism 2] [--jobs passthrough,naive,naive-cc,sql,sql-cc,exact,approximate]
- * [--firstseen.<job option> value]}
+ * <p>Run: {@code scripts/bench} with the options of {@link #USAGE}.
  */
 public final class EndToEndHarness {
     /** The command line; {@code main} refuses an option it does not name. */

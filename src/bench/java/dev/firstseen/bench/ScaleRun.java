@@ -72,9 +72,7 @@ import org.apache.flink.util.ParameterTool;
  * neighbouring pages) and half the time any earlier one (the hard case: L1 misses, the Bloom filter
  * says "maybe", RocksDB is read). URLs spread over 20,000 domains.
  *
- * <p>Run: {@code scripts/scale [--distinct 50000000] [--parallelism 2] [--job firstseen|naive]
- * [--managed-memory 1g] [--max-minutes N] [--firstseen.<job option> value] [--out
- * target/scale.png]} or {@code scripts/scale --replot saved-output.txt --out plot.png}, e.g. {@code
+ * <p>Run: {@code scripts/scale} with the options of {@link #USAGE}, e.g. {@code
  * --firstseen.dedup.mode approximate}; {@code --managed-memory} is the TaskManager's managed memory
  * (RocksDB block cache and write buffers of all slots); {@code --job naive} runs the end-to-end
  * harness's naive baseline (a {@code ValueState<Boolean>} per canonical URL) on the same stream. A

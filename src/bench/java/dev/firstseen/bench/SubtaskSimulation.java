@@ -52,16 +52,16 @@ import org.apache.flink.util.ParameterTool;
  * the chunks they leave (the arena's garbage rises and falls with its compactions between them).
  * Without it, the one checkpoint at the end writes every key whole.
  *
- * <p>Run: {@code scripts/simulate-subtask [--urls 10000000] [--keys 100000] [--rate 0.0001] [--mode
- * approximate] [--filter FINGERPRINTS|BLOOM] [--checkpoint-every N] [--page-journal-max-share S]
- * [--compact-before-checkpoint true] [--compact-after-checkpoint true|false (default: true in
- * approximate mode)] [--expected-urls-per-key N]}, the page journal's share by default 0.05 in
- * approximate mode and 0.75 in exact mode, the last four as {@code dedup.page-journal.max-share},
+ * <p>Run: {@code scripts/simulate-subtask} with the options of {@link #USAGE}. {@code
+ * --page-journal-max-share}, {@code --compact-before-checkpoint}, {@code
+ * --compact-after-checkpoint} and {@code --expected-urls-per-key} set {@code
+ * dedup.page-journal.max-share} (by default 0.05 in approximate mode and 0.75 in exact mode),
  * {@code dedup.rocksdb.compact-before-checkpoint}, {@code dedup.rocksdb.compact-after-checkpoint}
- * and {@code dedup.bloom.expected-urls-per-key}. Flink's RocksDB options given as {@code
- * --state.backend.rocksdb.<option> value} (e.g. {@code compression.per.level}) configure the
- * backend as they would a job's. After the last checkpoint it prints that checkpoint's SST files
- * summed by column family ({@link SstSummary}): how much of it is pages, metadata and journals.
+ * (by default true in approximate mode) and {@code dedup.bloom.expected-urls-per-key}. Flink's
+ * RocksDB options given as {@code --state.backend.rocksdb.<option> value} (e.g. {@code
+ * compression.per.level}) configure the backend as they would a job's. After the last checkpoint it
+ * prints that checkpoint's SST files summed by column family ({@link SstSummary}): how much of it
+ * is pages, metadata and journals.
  *
  * <p>{@code --mode exact --restore-as approximate} restores the last checkpoint in approximate mode
  * at {@code --rate} instead ({@code dedup.approximate.convert-exact-keys}): the restore's time is
