@@ -100,9 +100,10 @@ public final class CommandLine {
     }
 
     /**
-     * {@code args} parsed for a {@code main} whose options {@code usage} names: with {@code --help}
-     * or {@code -h} it prints the usage and exits 0; with arguments that do not parse or an option
-     * the usage does not name it prints why and the usage and exits 2.
+     * {@code args} parsed for a {@code main} whose options {@code usage} names: with arguments that
+     * do not parse or an option the usage does not name it prints why and the usage and exits 2;
+     * otherwise with {@code --help} or {@code -h} it prints the usage and exits 0, so that a
+     * command line with {@code --help} added checks its options without running.
      */
     public static ParameterTool parse(String[] args, String usage) {
         ParameterTool p;
@@ -113,14 +114,14 @@ public final class CommandLine {
             System.exit(2);
             throw e; // not reached
         }
-        if (p.has("help") || p.has("h")) {
-            System.out.println(usage);
-            System.exit(0);
-        }
         String why = unknownOptions(p, usage);
         if (why != null) {
             System.err.println(why + "\n" + usage);
             System.exit(2);
+        }
+        if (p.has("help") || p.has("h")) {
+            System.out.println(usage);
+            System.exit(0);
         }
         return p;
     }
