@@ -64,7 +64,7 @@ public final class CommandLine {
                     names.add(name.endsWith(".") ? name.substring(0, name.length() - 1) : name);
                 }
             }
-            i = Math.max(end, start);
+            i = end;
         }
         names.add("help");
         return new Named(names, prefixes);
