@@ -63,6 +63,11 @@ import org.apache.flink.util.ParameterTool;
  * prints that checkpoint's SST files summed by column family ({@link SstSummary}): how much of it
  * is pages, metadata and journals.
  *
+ * <p>{@code --forget-after-records N} sets {@code dedup.forget-after} to N ms on a clock that moves
+ * 1 ms a record (the processing time follows it in steps of 1,024 records): in approximate mode the
+ * keys' filters then keep generations and forget the old ones, and the figures are also given per
+ * URL the filter still holds (emitted less expired).
+ *
  * <p>{@code --mode exact --restore-as approximate} restores the last checkpoint in approximate mode
  * at {@code --rate} instead ({@code dedup.approximate.convert-exact-keys}): the restore's time is
  * then the conversion of every key as the operator opens, and it prints the checkpoint taken right
@@ -78,7 +83,7 @@ public final class SubtaskSimulation {
                     + " [--filter FINGERPRINTS|BLOOM] [--checkpoint-every N]"
                     + " [--page-journal-max-share S] [--compact-before-checkpoint true]"
                     + " [--compact-after-checkpoint true|false] [--expected-urls-per-key N]"
-                    + " [--state.backend.rocksdb.<option> value]";
+                    + " [--forget-after-records N] [--state.backend.rocksdb.<option> value]";
 
     public static void main(String[] args) throws Exception {
         ParameterTool p = CommandLine.parse(args, USAGE);
@@ -96,6 +101,7 @@ public final class SubtaskSimulation {
         DedupMode mode = DedupMode.valueOf(p.get("mode", "approximate").toUpperCase(Locale.ROOT));
         String filter = p.get("filter", "FINGERPRINTS");
         long every = p.getLong("checkpoint-every", 0);
+        long forgetAfter = p.getLong("forget-after-records", 0);
         double journalShare =
                 p.getDouble("page-journal-max-share", DedupConfig.defaultPageJournalShare(mode));
         boolean compact = p.getBoolean("compact-before-checkpoint", false);
@@ -128,6 +134,7 @@ public final class SubtaskSimulation {
                         .compactBeforeCheckpoint(compact)
                         .compactAfterCheckpoint(compactAfter)
                         .filterCacheBytes(8L << 30)
+                        .forgetAfterMillis(forgetAfter)
                         .guarded(Map.of("canonical.profile", "simulation", "keying.mode", "DOMAIN"))
                         .build();
         DedupConfig restoreConfig =
@@ -149,7 +156,7 @@ public final class SubtaskSimulation {
         System.out.printf(
                 Locale.ROOT,
                 "one subtask: %,d distinct URLs over %,d Zipf(1) keys, %s mode (%s) at rate %s,"
-                        + " %,d expected URLs a key, page journal max-share %s,%s%s %s%n",
+                        + " %,d expected URLs a key, page journal max-share %s,%s%s%s %s%n",
                 urls,
                 keys,
                 mode,
@@ -159,12 +166,19 @@ public final class SubtaskSimulation {
                 journalShare,
                 compact ? " compaction before each checkpoint," : "",
                 compactAfter ? " compaction after each checkpoint," : "",
+                forgetAfter > 0
+                        ? String.format(
+                                Locale.ROOT,
+                                " forget-after %,d records (generations of %,d),",
+                                forgetAfter,
+                                config.generationMillis())
+                        : "",
                 every > 0
                         ? String.format(Locale.ROOT, "a checkpoint every %,d records", every)
                         : "one checkpoint at the end");
 
         try {
-            run(config, restoreConfig, urls, keys, cdf, every);
+            run(config, restoreConfig, urls, keys, cdf, every, forgetAfter > 0);
         } finally {
             for (Path dir : TEMP_DIRS) {
                 FileUtils.deleteDirectoryQuietly(dir.toFile());
@@ -184,7 +198,8 @@ public final class SubtaskSimulation {
             long urls,
             int keys,
             double[] cdf,
-            long every)
+            long every,
+            boolean timed)
             throws Exception {
         var h = harness(config);
         DedupOperator op = (DedupOperator) h.getOperator();
@@ -204,7 +219,10 @@ public final class SubtaskSimulation {
             } else {
                 id = rnd.nextLong(created);
             }
-            h.processElement(url(id, cdf), 0L);
+            if (timed && (records & 1023) == 0) {
+                h.setProcessingTime(CLOCK_START + records);
+            }
+            h.processElement(url(id, cdf, timed ? CLOCK_START + records : -1), 0L);
             records++;
             if (every > 0 && records % every == 0) {
                 periodic.take(h, op, ++checkpointId, created);
@@ -227,6 +245,7 @@ public final class SubtaskSimulation {
         long threadNanos = THREAD_CPU.getCurrentThreadCpuTime() - threadStart;
         JobCpu cpuEnd = JobCpu.now();
         long emitted = counter(op, "firstSeen");
+        long expired = counter(op, "expired");
 
         long t0 = System.nanoTime();
         OperatorSubtaskState snap = checkpoint(h, ++checkpointId);
@@ -268,6 +287,17 @@ public final class SubtaskSimulation {
                 state,
                 state / (double) urls,
                 snapshotSeconds);
+        if (timed) {
+            long held = emitted - expired;
+            System.out.printf(
+                    Locale.ROOT,
+                    "forget-after: %,d URLs expired, %,d held (emitted less expired): filter heap"
+                            + " %.2f B and checkpoint %.2f B a URL held%n",
+                    expired,
+                    held,
+                    heap / (double) held,
+                    state / (double) held);
+        }
         printCpu(records, threadNanos, periodic.threadNanos, cpuStart, cpuEnd);
         if (every > 0) {
             periodic.print(every);
@@ -314,7 +344,7 @@ public final class SubtaskSimulation {
         int reemitted = 0;
         restored.getOutput().clear();
         for (int i = 0; i < 200_000; i++) {
-            restored.processElement(url(check.nextLong(urls), cdf), 0L);
+            restored.processElement(url(check.nextLong(urls), cdf, -1), 0L);
         }
         reemitted = restored.extractOutputValues().size();
         restored.close();
@@ -535,11 +565,14 @@ public final class SubtaskSimulation {
         return h;
     }
 
-    private static CanonicalUrl url(long id, double[] cdf) {
+    /** Where {@code --forget-after-records} starts its clock (epoch ms, 2026-11-18). */
+    private static final long CLOCK_START = 1_795_000_000_000L;
+
+    private static CanonicalUrl url(long id, double[] cdf, long timestamp) {
         int key = key(id, cdf);
         String k = "k" + key + ".example";
         String c = "http://" + k + "/p/" + id;
-        return new CanonicalUrl(c, c, k, null, new SourcePosition("sim", 0, id, -1));
+        return new CanonicalUrl(c, c, k, null, new SourcePosition("sim", 0, id, timestamp));
     }
 
     /** The URL's key: Zipf(1) over the keys, by the inverse CDF of a hash of its id. */

@@ -270,6 +270,21 @@ public final class FirstSeenOptions {
                                     + " Decides future splits only, so it may change on"
                                     + " restore.");
 
+    public static final ConfigOption<Integer> APPROXIMATE_FORGET_GENERATIONS =
+            ConfigOptions.key("dedup.approximate.forget-generations")
+                    .intType()
+                    .defaultValue(dev.firstseen.dedup.DedupConfig.DEFAULT_FORGET_GENERATIONS)
+                    .withDescription(
+                            "Approximate mode with dedup.forget-after: generations per"
+                                    + " forget-after, 1 to 16. A key's URLs emitted in one"
+                                    + " generation (forget-after divided by this) go to the"
+                                    + " same classes and are forgotten together once the"
+                                    + " generation ended forget-after ago: a URL is forgotten"
+                                    + " between forget-after and forget-after plus a generation"
+                                    + " after it was emitted. The n + 1 generations alive at"
+                                    + " once share the rate, which costs log2(n + 1) bits a URL"
+                                    + " (2.3 at the default 4). May change on restore.");
+
     public static final ConfigOption<Boolean> APPROXIMATE_CONVERT_EXACT_KEYS =
             ConfigOptions.key("dedup.approximate.convert-exact-keys")
                     .booleanType()
@@ -447,11 +462,14 @@ public final class FirstSeenOptions {
                     .noDefaultValue()
                     .withDescription(
                             "Forget a URL not emitted for this long (e.g. 180 d): its next"
-                                    + " sighting is new, and its entry is deleted from the exact"
-                                    + " store, on that sighting or when its key's store is swept"
-                                    + " (every quarter of this time, on the key's records, or by"
-                                    + " a timer when the key is idle; a key left empty is"
-                                    + " removed). Exact mode only. Default: never.");
+                                    + " sighting is new. Exact mode deletes its entry from the"
+                                    + " exact store, on that sighting or when its key's store is"
+                                    + " swept (every quarter of this time, on the key's records,"
+                                    + " or by a timer when the key is idle; a key left empty is"
+                                    + " removed). Approximate mode (filter FINGERPRINTS) keeps"
+                                    + " each key's filter in generations and forgets a"
+                                    + " generation whole, see"
+                                    + " dedup.approximate.forget-generations. Default: never.");
 
     public static final ConfigOption<Integer> ROCKSDB_LEVEL0_COMPACTION_TRIGGER =
             ConfigOptions.key("dedup.rocksdb.level0-compaction-trigger")
@@ -562,6 +580,7 @@ public final class FirstSeenOptions {
                     EXACT_PAGE_ENTRIES,
                     APPROXIMATE_PAGE_ENTRIES,
                     APPROXIMATE_CONVERT_EXACT_KEYS,
+                    APPROXIMATE_FORGET_GENERATIONS,
                     PAGE_JOURNAL_SHARE,
                     FINGERPRINT_BITS,
                     REBUILD_STEP,

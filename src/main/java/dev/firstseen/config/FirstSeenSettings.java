@@ -5,6 +5,7 @@ import static dev.firstseen.config.FirstSeenOptions.*;
 import dev.firstseen.canonical.CanonicalProfile;
 import dev.firstseen.canonical.Canonicalizer;
 import dev.firstseen.config.internal.NearestName;
+import dev.firstseen.dedup.ApproximateFilter;
 import dev.firstseen.dedup.DedupConfig;
 import dev.firstseen.dedup.DedupMode;
 import dev.firstseen.dedup.ExactStoreType;
@@ -251,25 +252,15 @@ public final class FirstSeenSettings {
             }
         }
         for (ConfigOption<Duration> o : List.of(REVISIT_AFTER, FORGET_AFTER)) {
-            conf.getOptional(o)
-                    .ifPresent(
-                            d -> {
-                                if (d.isNegative() || d.isZero()) {
-                                    problems.add("'" + o.key() + "' must be positive, e.g. 30 d");
-                                } else if (conf.get(DEDUP_MODE) != DedupMode.EXACT) {
-                                    problems.add(
-                                            "'"
-                                                    + o.key()
-                                                    + "' needs 'dedup.mode' EXACT: an approximate"
-                                                    + " filter keeps no times");
-                                } else if (conf.get(EXACT_STORE) == ExactStoreType.PAGES) {
-                                    problems.add(
-                                            "'"
-                                                    + o.key()
-                                                    + "' needs 'dedup.exact.store' ENTRIES:"
-                                                    + " fingerprint pages keep no times");
-                                }
-                            });
+            conf.getOptional(o).ifPresent(d -> problems.addAll(timeRuleProblems(conf, o, d)));
+        }
+        int generations = conf.get(APPROXIMATE_FORGET_GENERATIONS);
+        if (generations < 1 || generations > 16) {
+            problems.add(
+                    "'"
+                            + APPROXIMATE_FORGET_GENERATIONS.key()
+                            + "' must be from 1 to 16, not "
+                            + generations);
         }
         for (ConfigOption<Integer> o : List.of(EXACT_PAGE_ENTRIES, APPROXIMATE_PAGE_ENTRIES)) {
             if (conf.get(o) < 32 || conf.get(o) > 4096) {
@@ -581,6 +572,7 @@ public final class FirstSeenSettings {
                         conf.getOptional(FILTER_CACHE_SIZE).map(MemorySize::getBytes).orElse(0L))
                 .filterCacheHeapFraction(conf.get(FILTER_CACHE_HEAP_FRACTION))
                 .packMaxPages(conf.get(FILTER_CACHE_PACK_MAX_PAGES))
+                .forgetGenerations(conf.get(APPROXIMATE_FORGET_GENERATIONS))
                 .recentCacheEntries(conf.get(RECENT_CACHE_ENTRIES))
                 .guarded("canonical.profile", canonicalizer().profile().id())
                 .guarded("canonical.idna", Canonicalizer.idnaVersion())
@@ -600,5 +592,33 @@ public final class FirstSeenSettings {
     /** The configuration these settings were read from (Flink options included). */
     public Configuration configuration() {
         return conf;
+    }
+
+    /** What keeps {@code o}, a time rule set to {@code d}, from working with the other options. */
+    private static List<String> timeRuleProblems(
+            Configuration conf, ConfigOption<Duration> o, Duration d) {
+        String name = "'" + o.key() + "'";
+        if (d.isNegative() || d.isZero()) {
+            return List.of(name + " must be positive, e.g. 30 d");
+        }
+        if (conf.get(DEDUP_MODE) != DedupMode.EXACT) {
+            if (o == REVISIT_AFTER) {
+                return List.of(
+                        name
+                                + " needs 'dedup.mode' EXACT: an approximate filter keeps no times"
+                                + " to revisit by (to emit URLs again after a time, use"
+                                + " 'dedup.forget-after')");
+            }
+            if (conf.get(APPROXIMATE_FILTER) == ApproximateFilter.BLOOM) {
+                return List.of(
+                        name
+                                + " in approximate mode needs 'dedup.approximate.filter'"
+                                + " FINGERPRINTS: a Bloom filter cannot forget");
+            }
+        } else if (conf.get(EXACT_STORE) == ExactStoreType.PAGES) {
+            return List.of(
+                    name + " needs 'dedup.exact.store' ENTRIES: fingerprint pages keep no times");
+        }
+        return List.of();
     }
 }

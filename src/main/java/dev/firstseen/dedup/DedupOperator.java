@@ -136,6 +136,16 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     private transient SeenSetOps ops;
     private transient RevisitRule revisit;
     private transient long forgetAfter;
+
+    /**
+     * Approximate mode's {@code dedup.forget-after}: the length of a generation of a key's filter
+     * ({@link DedupConfig#generationMillis}); 0 without.
+     */
+    private transient long generationMillis;
+
+    /** Whether a key that cannot expire in generations was met yet (logged once). */
+    private transient boolean warnedNoGenerations;
+
     private transient ValueState<Long> lastSweep;
     private transient ValueState<Long> sweepTimer;
     private transient InternalTimerService<VoidNamespace> sweepTimers;
@@ -333,6 +343,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         metrics = new DedupMetrics(getRuntimeContext(), getMetricGroup());
         ops = new SeenSetOps(exact, recent, loader, metrics);
         forgetAfter = config.forgetAfterMillis();
+        generationMillis = config.generationMillis();
         if (forgetAfter > 0) {
             lastSweep = getRuntimeContext().getState(DedupState.lastSweep());
             sweepTimer = getRuntimeContext().getState(DedupState.sweepTimer());
@@ -588,6 +599,9 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
             recent.add(fp, RecentFingerprintCache.UNKNOWN);
             return;
         }
+        if (generationMillis > 0) {
+            filter = generations(filter, t, true);
+        }
         long bytesBefore = filter.bytes();
         long loadsBefore = loader.loads();
 
@@ -656,7 +670,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 t = decisionTime(in);
             }
             if (isNew) {
-                insert(filter, fp);
+                insert(filter, fp, t);
                 metrics.firstSeen.inc();
             } else {
                 metrics.revisits.inc();
@@ -729,13 +743,101 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
      * so only idle keys ever fire).
      */
     private void armIdleSweep(long delay) throws Exception {
+        armSweepAt(getProcessingTimeService().getCurrentProcessingTime() + delay);
+    }
+
+    /** Moves the current key's sweep timer to processing time {@code at}. */
+    private void armSweepAt(long at) throws Exception {
         Long previous = sweepTimer.value();
         if (previous != null) {
+            if (previous == at) {
+                return;
+            }
             sweepTimers.deleteProcessingTimeTimer(VoidNamespace.INSTANCE, previous);
         }
-        long at = getProcessingTimeService().getCurrentProcessingTime() + delay;
         sweepTimers.registerProcessingTimeTimer(VoidNamespace.INSTANCE, at);
         sweepTimer.update(at);
+    }
+
+    /**
+     * Approximate mode's {@code dedup.forget-after} on the current key's {@code filter} at time
+     * {@code t} (a record's decision time, or the processing time of the key's sweep timer): a
+     * fingerprint filter without generations joins them, its URLs in the generation of {@code t};
+     * the generations that ended {@code forget-after} before {@code t} are forgotten, and the key's
+     * state with them if that is all of them. Returns the key's filter; if all was forgotten, a new
+     * one for a record ({@code forRecord}) and null for the timer. A Bloom filter or exact mode's
+     * pages, which a switch of mode may leave, keep their URLs.
+     */
+    private KeyFilter generations(KeyFilter filter, long t, boolean forRecord) throws Exception {
+        FilterMeta m = filter.meta;
+        if (m.strategy != FilterMeta.FINGERPRINTS) {
+            if (!warnedNoGenerations) {
+                warnedNoGenerations = true;
+                LOG.warn(
+                        "Key {} keeps {}, which cannot forget in generations: dedup.forget-after"
+                                + " does not apply to its URLs. Logged once.",
+                        getCurrentKey(),
+                        m.isExactFingerprints()
+                                ? "exact mode's fingerprint pages (not converted)"
+                                : "a Bloom filter");
+            }
+            return filter;
+        }
+        long before = filter.bytes();
+        if (!m.hasGenerations()) {
+            filter.startGenerations(generationEnd(t), config.generationFalsePositiveRate());
+            cache.update(filter, before);
+            armSweepAt(m.until(m.classCount() - 1) + forgetAfter);
+            return filter;
+        }
+        int k = m.expiredClasses(t, forgetAfter);
+        if (k == 0) {
+            return filter;
+        }
+        long urls = 0;
+        for (int c = 0; c < k; c++) {
+            urls += m.entries(c);
+        }
+        metrics.expired.inc(urls);
+        if (k == m.classCount()) {
+            pages.clear();
+            journal.clear();
+            metaState.clear();
+            cache.remove(getCurrentKey());
+            return forRecord ? generations(cache.get(getCurrentKey()), t, true) : null;
+        }
+        long loadsBefore = loader.loads();
+        filter.dropOldest(k, loader); // reads the stored pages it keeps: clear them after
+        metrics.pagesLoaded.inc(loader.loads() - loadsBefore);
+        pages.clear();
+        journal.clear();
+        cache.update(filter, before);
+        return filter;
+    }
+
+    /** The end of the generation that time {@code t} falls in. */
+    private long generationEnd(long t) {
+        return (Math.floorDiv(t, generationMillis) + 1) * generationMillis;
+    }
+
+    /**
+     * An idle key's sweep in approximate mode, on processing time {@code now}: its generations that
+     * ended {@code forget-after} before now are forgotten, which is all of them unless a record
+     * started a newer one since the timer was set (that moves the timer); a key left with none is
+     * removed whole.
+     */
+    private void sweepGenerations(long now) throws Exception {
+        Object key = getCurrentKey();
+        KeyFilter cached = cache.peek(key);
+        FilterMeta m = cached != null ? cached.meta : metaState.value();
+        if (m == null || m.strategy != FilterMeta.FINGERPRINTS || !m.hasGenerations()) {
+            return; // forgotten by a forget-key, or a key that keeps its URLs
+        }
+        // Loaded, journal and all, so that the URLs it forgets are counted whole.
+        KeyFilter f = generations(cached != null ? cached : cache.get(key), now, false);
+        if (f != null) {
+            armSweepAt(f.meta.until(f.meta.classCount() - 1) + forgetAfter);
+        }
     }
 
     /**
@@ -746,6 +848,10 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
     @Override
     public void onProcessingTime(InternalTimer<Object, VoidNamespace> timer) throws Exception {
         sweepTimer.clear();
+        if (generationMillis > 0) {
+            sweepGenerations(timer.getTimestamp());
+            return;
+        }
         if (isExactFingerprints()) {
             return; // a key kept in fingerprint pages: its (empty) exact store says nothing
         }
@@ -789,12 +895,21 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 new SeenSetOps.Levels() {
                     @Override
                     public KeyFilter filter() throws Exception {
-                        return cache.get(getCurrentKey());
+                        KeyFilter f = cache.get(getCurrentKey());
+                        return generationMillis > 0 ? generations(f, decisionTime(in), true) : f;
                     }
 
                     @Override
                     public void insert(KeyFilter f, Fingerprint p) throws Exception {
-                        DedupOperator.this.insert(f, p);
+                        DedupOperator.this.insert(f, p, decisionTime(in));
+                    }
+
+                    @Override
+                    public boolean inCurrentGeneration(KeyFilter f, Fingerprint p)
+                            throws Exception {
+                        return f.meta.hasGenerations()
+                                && decisionTime(in) < f.meta.until(f.meta.classCount() - 1)
+                                && f.inNewestGeneration(p, loader);
                     }
 
                     @Override
@@ -825,6 +940,20 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                         output.collect(element.replace(r));
                     }
                 });
+    }
+
+    /**
+     * Inserts a new URL decided at {@code t}; in approximate mode with generations, into the
+     * generation of {@code t}, started first if the key's newest one has ended.
+     */
+    private void insert(KeyFilter f, Fingerprint fp, long t) throws Exception {
+        if (generationMillis > 0
+                && f.meta.hasGenerations()
+                && t >= f.meta.until(f.meta.classCount() - 1)) {
+            f.startGeneration(generationEnd(t));
+            armSweepAt(f.meta.until(f.meta.classCount() - 1) + forgetAfter);
+        }
+        insert(f, fp);
     }
 
     private void insert(KeyFilter f, Fingerprint fp) throws Exception {

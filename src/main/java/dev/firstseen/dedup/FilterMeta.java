@@ -67,6 +67,14 @@ public final class FilterMeta {
      */
     boolean journal;
 
+    /**
+     * Approximate mode with {@code dedup.forget-after}: for each class, the end (exclusive, epoch
+     * milliseconds) of the generation it belongs to; null for a filter without generations. A
+     * generation's classes are consecutive, and generations come oldest first, so the ends never
+     * decrease. A generation is forgotten whole once it ended {@code forget-after} ago.
+     */
+    private long[] untils;
+
     FilterMeta(byte strategy, long initialCapacity, double targetFpp, List<BloomLayer> layers) {
         this(strategy, initialCapacity, targetFpp, layers, NO_CLASSES);
     }
@@ -282,14 +290,57 @@ public final class FilterMeta {
      */
     int growClass() {
         int i = classCount();
+        if (untils == null) {
+            return addClass(i, 0);
+        }
+        // The newest generation's next class: its rate share follows its place in the generation.
+        int j = 1;
+        while (j < i && untils[i - 1 - j] == untils[i - 1]) {
+            j++;
+        }
+        return addClass(j, untils[i - 1]);
+    }
+
+    /**
+     * Starts a generation that ends at {@code until}: its first class, sized as a new filter's
+     * first class, is added and its index returned. If no class can be added, the newest generation
+     * is extended to {@code until} instead (its URLs are then forgotten later, never earlier) and
+     * -1 returned.
+     */
+    int startGeneration(long until) {
+        if (untils == null) {
+            throw new IllegalStateException("a filter without generations");
+        }
+        int i = classCount();
+        int added = addClass(0, until);
+        if (added < 0) {
+            long newest = untils[i - 1];
+            for (int c = i - 1; c >= 0 && untils[c] == newest; c--) {
+                untils[c] = until;
+            }
+        }
+        return added;
+    }
+
+    /**
+     * Adds a class that is the {@code j}th of its chain (its share of the rate, {@link
+     * FingerprintFilterMath#classFor}), in the generation ending at {@code until} if the filter has
+     * generations.
+     */
+    private int addClass(int j, long until) {
+        int i = classCount();
         FingerprintClass next =
                 i >= MAX_CLASSES
                         ? null
                         : FingerprintFilterMath.classFor(
-                                sizing.initialCapacity, sizing.targetFpp, i);
+                                sizing.initialCapacity, sizing.targetFpp, untils == null ? i : j);
         if (next == null) {
             saturated = true;
             return -1;
+        }
+        if (untils != null) {
+            untils = Arrays.copyOf(untils, i + 1);
+            untils[i] = until;
         }
         if (i == 0) {
             long[] first = new long[3];
@@ -303,6 +354,79 @@ public final class FilterMeta {
         }
         classCount = (byte) (i + 1);
         return i;
+    }
+
+    /** Whether the classes belong to generations ({@code dedup.forget-after}). */
+    boolean hasGenerations() {
+        return untils != null;
+    }
+
+    /** The end of class {@code c}'s generation (epoch milliseconds). */
+    long until(int c) {
+        return untils[c];
+    }
+
+    /** The ends of the classes' generations, one per class; null without generations. */
+    long[] untils() {
+        return untils;
+    }
+
+    /**
+     * Puts every class into one generation that ends at {@code until}, and sizes the classes added
+     * from now on for {@code generationFpp}, a generation's share of the rate: a filter written
+     * without generations (a new key, a key of a job without {@code forget-after}, a converted
+     * exact key) joins them so.
+     */
+    void startGenerations(long until, double generationFpp) {
+        untils = new long[classCount()];
+        Arrays.fill(untils, until);
+        if (Double.compare(generationFpp, sizing.targetFpp) != 0) {
+            sizing = Sizing.of(sizing.initialCapacity, generationFpp, sizing.pageEntries);
+        }
+    }
+
+    /** Sets the generations' ends as stored; returns this. */
+    FilterMeta withUntils(long[] u) {
+        if (u != null && u.length != classCount()) {
+            throw new IllegalArgumentException(
+                    u.length + " generation ends for " + classCount() + " classes");
+        }
+        this.untils = u;
+        return this;
+    }
+
+    /**
+     * The oldest classes whose generation ended {@code forgetAfter} or longer before {@code t}: the
+     * ones to forget at {@code t}. 0 without generations.
+     */
+    int expiredClasses(long t, long forgetAfter) {
+        int k = 0;
+        if (untils != null) {
+            while (k < untils.length && t - untils[k] >= forgetAfter) {
+                k++;
+            }
+        }
+        return k;
+    }
+
+    /** Removes the {@code k} oldest classes, fewer than all (see {@link KeyFilter#dropOldest}). */
+    void dropOldest(int k) {
+        int n = classCount();
+        if (k <= 0 || k >= n) {
+            throw new IllegalArgumentException("cannot drop " + k + " of " + n + " classes");
+        }
+        long[] rest = new long[3 * (n - k)];
+        for (int c = k; c < n; c++) {
+            rest[3 * (c - k)] = word(c);
+            rest[3 * (c - k) + 1] = capacity(c);
+            rest[3 * (c - k) + 2] = entries(c);
+        }
+        word0 = rest[0];
+        capacity0 = rest[1];
+        count0 = rest[2];
+        classes = rest.length == 3 ? NO_CLASSES : Arrays.copyOfRange(rest, 3, rest.length);
+        classCount = (byte) (n - k);
+        untils = Arrays.copyOfRange(untils, k, n);
     }
 
     /** Classes per key; page ids are {@code class << 24 | page}, so this keeps them positive. */
@@ -406,6 +530,7 @@ public final class FilterMeta {
         m.count0 = count0;
         m.classes = classes.length == 0 ? NO_CLASSES : classes.clone();
         m.classCount = classCount;
+        m.untils = untils == null ? null : untils.clone();
         return m.withJournal(journal);
     }
 
@@ -442,6 +567,7 @@ public final class FilterMeta {
                 + strategy
                 + ", "
                 + (isFingerprints() ? fingerprintClasses() : layers)
+                + (untils == null ? "" : ", until=" + Arrays.toString(untils))
                 + ")";
     }
 

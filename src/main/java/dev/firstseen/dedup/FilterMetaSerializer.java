@@ -36,9 +36,13 @@ import org.apache.flink.core.memory.DataOutputView;
  * whose key also has a {@link PageJournal} to insert over the pages ({@link FilterMeta#journal});
  * the metadata is that of the pages, before the journal's inserts.
  *
- * <p>Every record starts with its format byte, so all three are read one by one: a Bloom filter is
+ * <p>Formats 4 and 5 are formats 2 and 3 followed by one {@code long} per class, the end (epoch
+ * milliseconds) of the generation the class belongs to: approximate mode's filter with {@code
+ * dedup.forget-after} ({@link FilterMeta#hasGenerations}).
+ *
+ * <p>Every record starts with its format byte, so all five are read one by one: a Bloom filter is
  * still written in format 1, which serializer version 1 wrote, and a fingerprint filter without a
- * journal in format 2. {@code StateSerializersTest} pins these bytes.
+ * journal or generations in format 2. {@code StateSerializersTest} pins these bytes.
  */
 public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMeta> {
     private static final long serialVersionUID = 1L;
@@ -48,9 +52,10 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
     /**
      * 2: adds record format 2; reads version 1's state as it is. 3: format 2 may carry strategy 3,
      * exact mode's fingerprint pages; reads versions 1 and 2's state as it is. 4: adds record
-     * format 3 (a key with a page journal); reads versions 1 to 3's state as it is.
+     * format 3 (a key with a page journal); reads versions 1 to 3's state as it is. 5: adds record
+     * formats 4 and 5 (generations); reads versions 1 to 4's state as it is.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     @Override
     public boolean isImmutableType() {
@@ -80,7 +85,8 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
     @Override
     public void serialize(FilterMeta m, DataOutputView out) throws IOException {
         boolean fingerprints = m.isFingerprints();
-        out.writeByte(fingerprints ? (m.journal ? 3 : 2) : 1);
+        long[] untils = fingerprints ? m.untils() : null;
+        out.writeByte(fingerprints ? (m.journal ? 3 : 2) + (untils == null ? 0 : 2) : 1);
         out.writeByte(m.strategy);
         out.writeLong(m.initialCapacity());
         out.writeDouble(m.targetFpp());
@@ -92,6 +98,11 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
                 out.writeInt(m.split(c));
                 out.writeLong(m.capacity(c));
                 out.writeLong(m.entries(c));
+            }
+            if (untils != null) {
+                for (long u : untils) {
+                    out.writeLong(u);
+                }
             }
         } else {
             out.writeByte(m.layers.size());
@@ -108,7 +119,7 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
     @Override
     public FilterMeta deserialize(DataInputView in) throws IOException {
         int format = in.readUnsignedByte();
-        if (format < 1 || format > 3) {
+        if (format < 1 || format > 5) {
             throw new IOException(
                     "Unrecognized Bloom filter metadata format "
                             + format
@@ -127,8 +138,17 @@ public final class FilterMetaSerializer extends TypeSerializerSingleton<FilterMe
         double fpp = in.readDouble();
         int n = in.readUnsignedByte();
         if (format >= 2) {
-            return FilterMeta.ofClasses(strategy, initialCapacity, fpp, readClasses(in, n))
-                    .withJournal(format == 3);
+            FilterMeta m =
+                    FilterMeta.ofClasses(strategy, initialCapacity, fpp, readClasses(in, n))
+                            .withJournal(format == 3 || format == 5);
+            if (format >= 4) {
+                long[] untils = new long[n];
+                for (int i = 0; i < n; i++) {
+                    untils[i] = in.readLong();
+                }
+                m.withUntils(untils);
+            }
+            return m;
         }
         List<BloomLayer> layers = new ArrayList<>(n + 1);
         for (int i = 0; i < n; i++) {

@@ -1497,7 +1497,11 @@ final class KeyFilter {
 
     /** Adds the next layer to the metadata and the page table; -1 if the filter is saturated. */
     int grow() {
-        int layer = meta.isFingerprints() ? meta.growClass() : meta.grow();
+        return added(meta.isFingerprints() ? meta.growClass() : meta.grow());
+    }
+
+    /** Makes room in the page table for {@code layer}, just added to the metadata, unless -1. */
+    private int added(int layer) {
         if (layer < 0) {
             return -1;
         }
@@ -1508,6 +1512,80 @@ final class KeyFilter {
             createdHere |= 1 << layer;
         }
         return layer;
+    }
+
+    /**
+     * Puts the filter into generations ({@link FilterMeta#startGenerations}). The next write is
+     * whole, so that the stored metadata says so before any journal follows.
+     */
+    void startGenerations(long until, double generationFpp) {
+        journalOff();
+        meta.startGenerations(until, generationFpp);
+        metaDirty = true;
+    }
+
+    /**
+     * Whether {@code fp}'s prefix is in a class of the newest generation (with generations only).
+     */
+    boolean inNewestGeneration(Fingerprint fp, PageSource source) throws Exception {
+        int c = findClass(fp, source);
+        if (c < 0) {
+            return deferredHolds(fp);
+        }
+        return meta.until(c) == meta.until(meta.classCount() - 1);
+    }
+
+    /**
+     * Starts a generation that ends at {@code until} ({@link FilterMeta#startGeneration}): inserts
+     * go to its first class from now on. The next write is whole: a journal's inserts are replayed
+     * without their times, so a journal must not span two generations.
+     */
+    void startGeneration(long until) {
+        journalOff();
+        added(meta.startGeneration(until));
+        metaDirty = true; // also when the newest generation was extended instead
+    }
+
+    /**
+     * Forgets the {@code k} oldest classes, fewer than all (expired generations). Every page of the
+     * classes that stay is loaded first and is dirty after, because a page's id names its class
+     * ({@link BlockedBloom#pageId}) and the classes are renumbered; the caller removes the key's
+     * stored pages and journal, so that the next write stores the filter whole.
+     */
+    void dropOldest(int k, PageSource source) throws Exception {
+        journalOff();
+        int n = meta.classCount();
+        int from = base(k);
+        for (int c = k, b = from; c < n; b += meta.pages(c), c++) {
+            for (int i = 0, end = meta.pages(c); i < end; i++) {
+                page(c, b, i, source);
+            }
+        }
+        for (int i = 0; i < from; i++) {
+            byte[] p = slot(i);
+            if (p != null && p != ABSENT) {
+                bytes -= arrayBytes(p.length);
+            }
+        }
+        int left = slotCount() - from;
+        Object t;
+        if (left == 1) {
+            t = slot(from);
+        } else {
+            t = Arrays.copyOfRange((byte[][]) slots, from, from + left);
+        }
+        bytes += tableBytesOf(t) - tableBytesOf(slots);
+        slots = t;
+        meta.dropOldest(k);
+        dirty = null;
+        for (int i = 0; i < left; i++) {
+            byte[] p = slot(i);
+            if (p != null && p != ABSENT) {
+                markDirty(i);
+            }
+        }
+        createdHere = -1; // every page that stays is on the heap: state holds none of them now
+        metaDirty = true;
     }
 
     boolean isDirty() {
@@ -1622,6 +1700,9 @@ final class KeyFilter {
         }
         if (dirty != null && dirty != LONE_DIRTY) {
             n += align(16L + 8L * dirty.length);
+        }
+        if (meta.hasGenerations()) {
+            n += align(16L + 8L * layers);
         }
         return n
                 + (key instanceof byte[] b

@@ -12,13 +12,15 @@ import java.util.List;
  * its key comes. The readers take the array and the offset the packed filter starts at.
  *
  * <p>Layout: flags (1 byte), the key's length (varint) and ASCII bytes, then varints: the sizing's
- * index in the cache's list, the class count and each class's word, capacity (0 for none, else one
- * more) and count, the journaled count times two (plus one if the stored metadata is known to carry
- * the journal flag, {@link KeyFilter#storedJournalFlag}), the created-here bits (zigzag), the page
- * table's slot count, the dirty-bit words (their count, then each; only with {@link #DIRTY_BITS}),
- * and a code per slot (0 not loaded, 1 {@link KeyFilter#ABSENT}, else the page's length plus one);
- * then the pages, one after another; then, only with {@link #DUE}, the count of inserts pending for
- * the key's journal (varint) and each as 8 bytes.
+ * index in the cache's list times two (plus one if the classes have generations, {@link
+ * FilterMeta#hasGenerations}), the class count and each class's word, capacity (0 for none, else
+ * one more) and count, the journaled count times two (plus one if the stored metadata is known to
+ * carry the journal flag, {@link KeyFilter#storedJournalFlag}), the created-here bits (zigzag), the
+ * page table's slot count, the dirty-bit words (their count, then each; only with {@link
+ * #DIRTY_BITS}), and a code per slot (0 not loaded, 1 {@link KeyFilter#ABSENT}, else the page's
+ * length plus one); then the pages, one after another; then, only with {@link #DUE}, the count of
+ * inserts pending for the key's journal (varint) and each as 8 bytes; then, only with generations,
+ * the first class's generation end and each later class's step from the one before (varints).
  */
 final class PackedFilter {
     /*
@@ -85,12 +87,13 @@ final class PackedFilter {
                         | (due ? DUE : 0)
                         | (f.wholeSoon() ? WHOLE_SOON : 0);
         long[] pending = due ? f.pending() : null;
+        long[] untils = m.untils();
         int pendingCount = pending == null ? 0 : (int) pending[0];
         int classes = m.classCount();
         int slots = f.tableSlots();
         long[] fields = new long[5 + 3 * classes + (dirty == null ? 0 : 1 + dirty.length) + slots];
         int k = 0;
-        fields[k++] = sizingIndex;
+        fields[k++] = (long) sizingIndex << 1 | (untils != null ? 1 : 0);
         fields[k++] = classes;
         for (int c = 0; c < classes; c++) {
             fields[k++] = m.classWord(c);
@@ -119,6 +122,9 @@ final class PackedFilter {
         for (long v : fields) {
             n += varintLength(v);
         }
+        for (int c = 0; untils != null && c < classes; c++) {
+            n += varintLength(c == 0 ? untils[0] : untils[c] - untils[c - 1]);
+        }
         byte[] p = new byte[n];
         p[0] = (byte) flags;
         int at = putVarint(p, 1, key.length);
@@ -141,6 +147,9 @@ final class PackedFilter {
                     p[at++] = (byte) (pending[i] >>> b);
                 }
             }
+        }
+        for (int c = 0; untils != null && c < classes; c++) {
+            at = putVarint(p, at, c == 0 ? untils[0] : untils[c] - untils[c - 1]);
         }
         return p;
     }
@@ -178,7 +187,8 @@ final class PackedFilter {
         int flags = p[start];
         Reader r = new Reader(p, start);
         byte[] key = Arrays.copyOfRange(p, r.at - r.keyLength, r.at);
-        Object sizing = sizings.get((int) r.next());
+        long sizingField = r.next();
+        Object sizing = sizings.get((int) (sizingField >>> 1));
         long[] classes = new long[3 * (int) r.next()];
         for (int i = 0; i < classes.length; i++) {
             classes[i] = i % 3 == 1 ? capacity(r.next()) : r.next();
@@ -215,6 +225,18 @@ final class PackedFilter {
                         sizing,
                         classes);
         m.saturated = (flags & SATURATED) != 0;
+        r.at = at;
+        if ((flags & DUE) != 0) {
+            int pendingCount = (int) r.next();
+            r.at += 8 * pendingCount;
+        }
+        if ((sizingField & 1) != 0) {
+            long[] untils = new long[classes.length / 3];
+            for (int c = 0; c < untils.length; c++) {
+                untils[c] = (c == 0 ? 0 : untils[c - 1]) + r.next();
+            }
+            m.withUntils(untils);
+        }
         KeyFilter f =
                 KeyFilter.unpacked(
                         key,
@@ -462,14 +484,18 @@ final class PackedFilter {
         for (long code : codes(p, start, end)) {
             pages += code > 1 ? code - 1 : 0;
         }
-        int at = end[0] + (int) pages;
+        Reader r = new Reader(p, start);
+        boolean generations = (r.next() & 1) != 0;
+        int classes = (int) r.next();
+        r.at = end[0] + (int) pages;
         if ((p[start] & DUE) != 0) {
-            Reader r = new Reader(p, start);
-            r.at = at;
             long n = r.next();
-            at = r.at + (int) (8 * n);
+            r.at += (int) (8 * n);
         }
-        return at - start;
+        for (int c = 0; generations && c < classes; c++) {
+            r.next();
+        }
+        return r.at - start;
     }
 
     /** The slot codes; {@code end[0]}, if given, becomes where the pages start. */

@@ -10,8 +10,9 @@ import dev.firstseen.record.Op;
  * and the exact store holds exactly the URLs the job treats as seen.
  *
  * <ul>
- *   <li>{@code force}: into the seen-set (the exact store's time becomes now) and emitted with
- *       {@code "forced":true}, whatever the state said.
+ *   <li>{@code force}: into the seen-set (the exact store's time becomes now; in approximate mode
+ *       with {@code dedup.forget-after}, into the current generation) and emitted with {@code
+ *       "forced":true}, whatever the state said.
  *   <li>{@code mark-seen}: into the seen-set if not there yet (an existing time is kept); nothing
  *       emitted.
  *   <li>{@code forget}: out of the exact store and L1. The filter keeps its bits, so the URL's next
@@ -35,6 +36,12 @@ final class SeenSetOps {
 
         /** Inserts into the filter, rebuilding it first in exact mode if it is full. */
         void insert(KeyFilter f, Fingerprint fp) throws Exception;
+
+        /**
+         * Whether {@code f} has generations and holds {@code fp} in its current one (approximate
+         * mode with {@code dedup.forget-after}).
+         */
+        boolean inCurrentGeneration(KeyFilter f, Fingerprint fp) throws Exception;
 
         /** Clears all keyed state of the current key and drops its cached filter. */
         void clearKey() throws Exception;
@@ -120,7 +127,15 @@ final class SeenSetOps {
                         : exact.get(fp);
         // Without an entry to confirm it (approximate mode, a pages key) the filter's answer is it.
         boolean known = inFilter && (exact == null || pagesKey || time != null);
-        if (!known) {
+        // A forced URL is forgotten a forget-after from now, not from when it went in: in
+        // generations that is an insert into the current one.
+        boolean renew =
+                known
+                        && in.op == Op.FORCE
+                        && exact == null
+                        && filter.meta.hasGenerations()
+                        && !levels.inCurrentGeneration(filter, fp);
+        if (!known || renew) {
             levels.insert(filter, fp);
         }
         // An entries key keeps every URL's time; a pages key only those a record's revisit_after

@@ -355,11 +355,42 @@ class FirstSeenSettingsTest {
         ok.setString("dedup.revisit-after", "30 d");
         assertThat(FirstSeenSettings.from(ok).dedupConfig().revisitAfterMillis())
                 .isEqualTo(30L * 24 * 3600 * 1000);
+    }
+
+    /**
+     * Approximate mode forgets in generations with its fingerprint filter; a Bloom filter cannot
+     * forget, and the generations per forget-after are bounded.
+     */
+    @Test
+    void approximateModeForgetsInGenerationsWithItsFingerprintFilter() {
         Configuration forget = sized(128, "0.01");
         forget.setString("dedup.mode", "APPROXIMATE");
-        forget.setString("dedup.forget-after", "180 d");
+        forget.setString("dedup.forget-after", "8 d");
+        DedupConfig d = FirstSeenSettings.from(forget).dedupConfig();
+        assertThat(d.generationMillis()).isEqualTo(2L * 24 * 3600 * 1000);
+        assertThat(d.generationFalsePositiveRate()).isEqualTo(0.01 / 5);
+        forget.setString("dedup.approximate.forget-generations", "1");
+        d = FirstSeenSettings.from(forget).dedupConfig();
+        assertThat(d.generationMillis()).isEqualTo(8L * 24 * 3600 * 1000);
+        assertThat(d.generationFalsePositiveRate()).isEqualTo(0.01 / 2);
+        forget.setString("dedup.approximate.forget-generations", "17");
         assertThatThrownBy(() -> FirstSeenSettings.from(forget))
-                .hasMessageContaining("'dedup.forget-after' needs 'dedup.mode' EXACT");
+                .hasMessageContaining(
+                        "'dedup.approximate.forget-generations' must be from 1 to 16, not 17");
+        Configuration bloom = sized(128, "0.01");
+        bloom.setString("dedup.mode", "APPROXIMATE");
+        bloom.setString("dedup.approximate.filter", "BLOOM");
+        bloom.setString("dedup.forget-after", "8 d");
+        assertThatThrownBy(() -> FirstSeenSettings.from(bloom))
+                .hasMessageContaining(
+                        "'dedup.forget-after' in approximate mode needs"
+                                + " 'dedup.approximate.filter' FINGERPRINTS");
+        // Without forget-after a job keeps no generations, and its filter the whole rate.
+        Configuration never = sized(128, "0.01");
+        never.setString("dedup.mode", "APPROXIMATE");
+        assertThat(FirstSeenSettings.from(never).dedupConfig().generationMillis()).isZero();
+        assertThat(FirstSeenSettings.from(never).dedupConfig().generationFalsePositiveRate())
+                .isEqualTo(0.01);
     }
 
     /**

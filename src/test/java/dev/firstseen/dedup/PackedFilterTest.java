@@ -181,6 +181,49 @@ class PackedFilterTest {
         assertThat(PackedFilter.unpack(plain, 0, sizings).pendingCount()).isZero();
     }
 
+    /**
+     * A key in generations ({@code dedup.forget-after} in approximate mode) packs with its classes'
+     * generation ends, after its pending inserts: its length covers them, and unpacked it has the
+     * same ends, pending inserts and answers.
+     */
+    @Test
+    void aKeyInGenerationsKeepsItsGenerationEnds() throws Exception {
+        JournalingBacking b = new JournalingBacking(filterOf("approximate"));
+        FilterCache cache = new FilterCache(b, Long.MAX_VALUE, 0);
+        String key = "generations.example.com";
+        insert(cache, b, key, 0, 300);
+        KeyFilter f = cache.get(key);
+        f.startGenerations(1_795_000_000_000L, f.meta.targetFpp());
+        f.startGeneration(1_795_000_000_000L + 172_800_000L);
+        insert(cache, b, key, 300, 340);
+        cache.flushAll(); // written whole: later inserts are pending for the journal
+        insert(cache, b, key, 340, 380);
+        assertThat(f.meta.classCount()).isGreaterThan(2);
+        assertThat(f.pendingCount()).isEqualTo(40);
+        List<Object> sizings = List.of(f.meta.sizing());
+        for (boolean due : new boolean[] {false, true}) {
+            byte[] packed = PackedFilter.pack(f, 0, due);
+            byte[] arena = new byte[5 + packed.length + 9];
+            System.arraycopy(packed, 0, arena, 5, packed.length);
+            assertThat(PackedFilter.length(arena, 5)).isEqualTo(packed.length);
+            KeyFilter u = PackedFilter.unpack(arena, 5, sizings);
+            assertThat(u.meta.untils()).isEqualTo(f.meta.untils());
+            assertThat(u.meta.toString()).isEqualTo(f.meta.toString());
+            assertThat(u.pendingCount()).isEqualTo(due ? 40 : 0);
+            for (int x = -2000; x < 1000; x++) {
+                boolean want = f.mightContain(fp(key, x), b.state.source(key));
+                assertThat(u.mightContain(fp(key, x), b.state.source(key)))
+                        .as("%d", x)
+                        .isEqualTo(want);
+                assertThat(PackedFilter.mightContain(arena, 5, fp(key, x))).isEqualTo(want ? 1 : 0);
+            }
+        }
+        // Without generations nothing follows the pages.
+        KeyFilter plain = cache.get("plain.example.com");
+        assertThat(PackedFilter.length(PackedFilter.pack(plain, 0), 0))
+                .isEqualTo(PackedFilter.pack(plain, 0).length);
+    }
+
     /** What a filter holds and answers, as a string to compare. */
     private static String describe(KeyFilter f, JournalingBacking b) throws Exception {
         String key = (String) f.key();

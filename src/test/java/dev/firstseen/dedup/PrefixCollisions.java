@@ -24,13 +24,15 @@ final class PrefixCollisions {
      * The URLs that {@code surplus} (times committed less times expected, by URL) says were
      * committed more or fewer times than expected, and that no collision of prefixes of class 0's
      * width explains: more, and no URL of the same key that the input forgets shares the prefix;
-     * fewer, and no other URL of the same key does. {@code cfg} gives the fingerprint function and
-     * class 0; when a test runs several first-class sizes, pass the config with the smallest.
+     * fewer, and no other URL of the same key does (in generations, {@code dedup.forget-after},
+     * class 0 is a generation's first). {@code cfg} gives the fingerprint function and class 0;
+     * when a test runs several first-class sizes, pass the config with the smallest.
      */
     static List<String> unexplained(
             DedupConfig cfg, List<CanonicalUrl> input, Map<String, Integer> surplus) {
         int width =
-                FingerprintFilterMath.classFor(cfg.expectedUrlsPerKey(), cfg.falsePositiveRate(), 0)
+                FingerprintFilterMath.classFor(
+                                cfg.expectedUrlsPerKey(), cfg.generationFalsePositiveRate(), 0)
                         .width;
         Map<String, List<Long>> urlsOfKey = new HashMap<>();
         Map<String, List<Long>> forgottenOfKey = new HashMap<>();

@@ -191,11 +191,60 @@ class StateSerializersTest {
                 .isFalse();
     }
 
+    /**
+     * Approximate mode's generations ({@code dedup.forget-after}): formats 4 and 5 are formats 2
+     * and 3 followed by each class's generation end, so the bytes between are format 2's.
+     */
+    @Test
+    void filterMetaWithGenerations() throws IOException {
+        FilterMeta m = FilterMeta.createFingerprints(128, 1e-4);
+        m.addEntries(0, 130);
+        m.startGenerations(0x100L, 1e-4);
+        KeyFilter f = new KeyFilter("k", m, true);
+        f.startGeneration(0x200L);
+        m.addEntries(1, 3);
+        String classes =
+                "02" // strategy
+                        + "0000000000000080" // initial capacity 128
+                        + "3f1a36e2eb1c432d" // 1e-4
+                        + "02" // classes
+                        + "16" // width 22: class 0 of its generation
+                        + "00"
+                        + "00000000"
+                        + "00000000000000d1" // capacity 209
+                        + "0000000000000082" // count 130
+                        + "16" // width 22 again: the first class of a new generation
+                        + "00"
+                        + "00000000"
+                        + "00000000000000d1"
+                        + "0000000000000003";
+        String golden =
+                "04" // format: format 2 with generations
+                        + classes
+                        + "0000000000000100" // class 0's generation ends at 256 ms
+                        + "0000000000000200"; // class 1's at 512 ms
+        assertThat(hex(FilterMetaSerializer.INSTANCE, m)).isEqualTo(golden);
+        FilterMeta back = read(FilterMetaSerializer.INSTANCE, golden);
+        assertThat(back.hasGenerations()).isTrue();
+        assertThat(back.until(0)).isEqualTo(0x100L);
+        assertThat(back.until(1)).isEqualTo(0x200L);
+        assertThat(back.journal).isFalse();
+        assertThat(back.copy().until(1)).isEqualTo(0x200L);
+        assertThat(hex(FilterMetaSerializer.INSTANCE, back.withJournal(true)))
+                .isEqualTo("05" + golden.substring(2));
+        FilterMeta journaled = read(FilterMetaSerializer.INSTANCE, "05" + golden.substring(2));
+        assertThat(journaled.journal).isTrue();
+        assertThat(journaled.until(1)).isEqualTo(0x200L);
+        // A filter without generations is written as before.
+        assertThat(hex(FilterMetaSerializer.INSTANCE, back.withUntils(null)))
+                .isEqualTo("03" + classes);
+    }
+
     @Test
     void unknownFormatIsRefused() {
-        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "04"))
+        assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "06"))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("format 4");
+                .hasMessageContaining("format 6");
         assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "0302"))
                 .isInstanceOf(IOException.class);
         assertThatThrownBy(() -> read(FilterMetaSerializer.INSTANCE, "0301"))
@@ -212,7 +261,7 @@ class StateSerializersTest {
                 }) {
             TypeSerializerSnapshot<?> snap = s.snapshotConfiguration();
             assertThat(snap.getCurrentVersion())
-                    .isEqualTo(s == FilterMetaSerializer.INSTANCE ? 4 : 1);
+                    .isEqualTo(s == FilterMetaSerializer.INSTANCE ? 5 : 1);
             TypeSerializerSnapshot<?> back = SerializerSnapshots.roundTrip(snap);
             assertThat(back.restoreSerializer()).isSameAs(s);
         }
