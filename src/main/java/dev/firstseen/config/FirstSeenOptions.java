@@ -233,7 +233,8 @@ public final class FirstSeenOptions {
                     .withDescription(
                             "Approximate mode's filter for keys created from now on."
                                     + " FINGERPRINTS: compressed fingerprint prefixes, about 2.4"
-                                    + " bytes per URL at a rate of 1e-4, and op 'forget' works."
+                                    + " bytes per URL at a rate of 1e-4; op 'forget' and"
+                                    + " dedup.forget-after work."
                                     + " BLOOM: the scalable Bloom filter of earlier versions,"
                                     + " about 9 bytes per URL at 1e-4, no 'forget'. Keys keep the"
                                     + " filter they were created with.");

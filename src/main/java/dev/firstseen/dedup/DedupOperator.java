@@ -580,10 +580,17 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         // filter would, and stays packed; so does a new URL, which the cache holds until the key's
         // filter is needed or the checkpoint. Not when the answer needs a time rule or the exact
         // store: in exact mode only a key kept in fingerprint pages answers so.
+        // Approximate mode's generations (dedup.forget-after) need the filter only when one is due
+        // to be forgotten or started (the cache tells from the packed key).
         KeyFilter filter =
-                timed
+                timed && generationMillis == 0
                         ? cache.get(getCurrentKey())
-                        : cache.getUnlessPackedHolds(getCurrentKey(), fp, exact != null);
+                        : cache.getUnlessPackedHolds(
+                                getCurrentKey(),
+                                fp,
+                                exact != null,
+                                t,
+                                generationMillis > 0 ? forgetAfter : 0);
         if (filter == null && cache.heldNew()) {
             metrics.l2DefinitelyNew.inc();
             expectFalsePositives(cache.heldNewRate());
@@ -787,7 +794,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         if (!m.hasGenerations()) {
             filter.startGenerations(generationEnd(t), config.generationFalsePositiveRate());
             cache.update(filter, before);
-            armSweepAt(m.until(m.classCount() - 1) + forgetAfter);
+            armGenerationSweep(m);
             return filter;
         }
         int k = m.expiredClasses(t, forgetAfter);
@@ -815,6 +822,18 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         return filter;
     }
 
+    /**
+     * Sets the current key's timer to when its newest generation will have ended {@code
+     * forget-after} ago, on the processing-time clock, and not before {@code forget-after} from
+     * now: records of a backfill, whose times lie well behind the clock, leave their keys to the
+     * records that follow, as exact mode's idle sweep does.
+     */
+    private void armGenerationSweep(FilterMeta m) throws Exception {
+        long newest = m.until(m.classCount() - 1);
+        long now = getProcessingTimeService().getCurrentProcessingTime();
+        armSweepAt(Math.max(newest, now) + forgetAfter);
+    }
+
     /** The end of the generation that time {@code t} falls in. */
     private long generationEnd(long t) {
         return (Math.floorDiv(t, generationMillis) + 1) * generationMillis;
@@ -836,7 +855,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
         // Loaded, journal and all, so that the URLs it forgets are counted whole.
         KeyFilter f = generations(cached != null ? cached : cache.get(key), now, false);
         if (f != null) {
-            armSweepAt(f.meta.until(f.meta.classCount() - 1) + forgetAfter);
+            armGenerationSweep(f.meta);
         }
     }
 
@@ -951,7 +970,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                 && f.meta.hasGenerations()
                 && t >= f.meta.until(f.meta.classCount() - 1)) {
             f.startGeneration(generationEnd(t));
-            armSweepAt(f.meta.until(f.meta.classCount() - 1) + forgetAfter);
+            armGenerationSweep(f.meta);
         }
         insert(f, fp);
     }

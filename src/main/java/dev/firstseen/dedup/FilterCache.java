@@ -654,6 +654,18 @@ final class FilterCache {
      */
     KeyFilter getUnlessPackedHolds(Object key, Fingerprint fp, boolean exactPagesOnly)
             throws Exception {
+        return getUnlessPackedHolds(key, fp, exactPagesOnly, 0, 0);
+    }
+
+    /**
+     * {@link #getUnlessPackedHolds(Object, Fingerprint, boolean)} for a record decided at {@code t}
+     * in a job with {@code dedup.forget-after} {@code forgetAfter} (0 for none): a packed key whose
+     * generations are due at {@code t} ({@link PackedFilter#generationsDue}) is unpacked, as only
+     * its filter can forget a generation or start one.
+     */
+    KeyFilter getUnlessPackedHolds(
+            Object key, Fingerprint fp, boolean exactPagesOnly, long t, long forgetAfter)
+            throws Exception {
         heldNew = false;
         KeyFilter f = find(key.hashCode(), key, null);
         if (f != null) {
@@ -662,6 +674,9 @@ final class FilterCache {
         int i = packed.slotOf(key);
         if (i < 0) {
             return load(key);
+        }
+        if (forgetAfter > 0 && packed.generationsDue(i, t, forgetAfter)) {
+            return unpack(i, key);
         }
         int answer = answerPacked(i, fp, exactPagesOnly);
         if (answer == 1) {

@@ -498,6 +498,36 @@ final class PackedFilter {
         return r.at - start;
     }
 
+    /**
+     * Whether the filter packed at {@code start} of {@code p} has generations of which one ended
+     * {@code forgetAfter} or longer before {@code t} (to be forgotten) or none holds {@code t} yet
+     * (a new URL would start one): then only its unpacked filter can decide a record at {@code t}.
+     * False for a filter without generations.
+     */
+    static boolean generationsDue(byte[] p, int start, long t, long forgetAfter) {
+        Reader r = new Reader(p, start);
+        if ((r.next() & 1) == 0) {
+            return false;
+        }
+        int classes = (int) r.next();
+        int[] end = new int[1];
+        long pages = 0;
+        for (long code : codes(p, start, end)) {
+            pages += code > 1 ? code - 1 : 0;
+        }
+        r.at = end[0] + (int) pages;
+        if ((p[start] & DUE) != 0) {
+            long n = r.next();
+            r.at += (int) (8 * n);
+        }
+        long first = r.next();
+        long newest = first;
+        for (int c = 1; c < classes; c++) {
+            newest += r.next();
+        }
+        return t - first >= forgetAfter || t >= newest;
+    }
+
     /** The slot codes; {@code end[0]}, if given, becomes where the pages start. */
     private static long[] codes(byte[] p, int start, int[] end) {
         Reader r = new Reader(p, start);

@@ -242,6 +242,12 @@ final class PackedKeys implements PackedInserts.Hashes {
         return PackedFilter.newestClass(chunk(e), offset(e), rate);
     }
 
+    /** {@link PackedFilter#generationsDue} of the filter in slot {@code i}. */
+    boolean generationsDue(int i, long t, long forgetAfter) {
+        int e = table[i];
+        return PackedFilter.generationsDue(chunk(e), offset(e), t, forgetAfter);
+    }
+
     boolean isExactPages(int i) {
         int e = table[i];
         return PackedFilter.isExactPages(chunk(e), offset(e));

@@ -12,9 +12,12 @@ public enum Op {
     FORCE("force"),
     /** Record as seen without emitting (import from an earlier crawl); an existing time is kept. */
     MARK_SEEN("mark-seen"),
-    /** Remove the URL from the seen-set: its next sighting is new. Exact mode only. */
+    /**
+     * Remove the URL from the seen-set: its next sighting is new. Not with approximate mode's Bloom
+     * filter, which cannot delete one URL.
+     */
     FORGET("forget"),
-    /** Remove every URL of the partition key given in {@code "key"}. Exact mode only. */
+    /** Remove every URL of the partition key given in {@code "key"}. */
     FORGET_KEY("forget-key");
 
     private final String code;

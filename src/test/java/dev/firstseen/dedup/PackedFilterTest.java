@@ -210,6 +210,15 @@ class PackedFilterTest {
             assertThat(u.meta.untils()).isEqualTo(f.meta.untils());
             assertThat(u.meta.toString()).isEqualTo(f.meta.toString());
             assertThat(u.pendingCount()).isEqualTo(due ? 40 : 0);
+            // A record needs the filter once a generation is to be forgotten or started.
+            long first = f.meta.until(0);
+            long newest = f.meta.until(f.meta.classCount() - 1);
+            long week = 604_800_000L;
+            assertThat(PackedFilter.generationsDue(arena, 5, newest - 1, week)).isFalse();
+            assertThat(PackedFilter.generationsDue(arena, 5, newest, week)).isTrue();
+            assertThat(PackedFilter.generationsDue(arena, 5, newest - 1, newest - first)).isFalse();
+            assertThat(PackedFilter.generationsDue(arena, 5, newest - 1, newest - 1 - first))
+                    .isTrue();
             for (int x = -2000; x < 1000; x++) {
                 boolean want = f.mightContain(fp(key, x), b.state.source(key));
                 assertThat(u.mightContain(fp(key, x), b.state.source(key)))
@@ -218,8 +227,10 @@ class PackedFilterTest {
                 assertThat(PackedFilter.mightContain(arena, 5, fp(key, x))).isEqualTo(want ? 1 : 0);
             }
         }
-        // Without generations nothing follows the pages.
+        // Without generations nothing follows the pages, and no record needs the filter for them.
         KeyFilter plain = cache.get("plain.example.com");
+        assertThat(PackedFilter.generationsDue(PackedFilter.pack(plain, 0), 0, Long.MAX_VALUE, 1))
+                .isFalse();
         assertThat(PackedFilter.length(PackedFilter.pack(plain, 0), 0))
                 .isEqualTo(PackedFilter.pack(plain, 0).length);
     }

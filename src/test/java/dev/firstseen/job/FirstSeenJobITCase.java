@@ -242,6 +242,60 @@ class FirstSeenJobITCase {
     }
 
     /**
+     * {@code dedup.forget-after} in approximate mode, end to end: a backfill of records whose Kafka
+     * timestamps lie a month behind the clock. A URL is a duplicate within forget-after of its
+     * emission and until its generation (a quarter of forget-after, aligned on the epoch) ended
+     * forget-after ago, and new from then on; the keys' timers, set no earlier than forget-after
+     * from now, forget nothing of a backfill while it runs.
+     */
+    @Test
+    void approximateModeForgetsAUrlWithItsGeneration() throws Exception {
+        String in = KAFKA.freshTopic("forget-in", 1);
+        String frontier = KAFKA.freshTopic("forget-frontier", 2);
+        String dead = KAFKA.freshTopic("forget-dead", 1);
+        long day = 86_400_000L;
+        long week = 7 * day;
+        long generation = week / 4;
+        long t0 = (System.currentTimeMillis() - 30 * day) / generation * generation + 1000;
+        long forgotten = t0 - 1000 + generation + week; // its generation's end plus forget-after
+        List<byte[]> values = new ArrayList<>();
+        List<Long> times = new ArrayList<>();
+        String[][] records = {
+            {"http://a.com/1", "0"},
+            {"http://b.com/1", "0"},
+            {"http://a.com/1", String.valueOf(week - 1)}, // within forget-after: a duplicate
+            {"http://b.com/1", String.valueOf(forgotten - t0 - 1)}, // its generation still alive
+            {"http://a.com/1", String.valueOf(forgotten - t0)}, // forgotten: new again
+            {"http://b.com/1", String.valueOf(forgotten - t0 + day)},
+            {"http://a.com/1", String.valueOf(forgotten - t0 + day)}, // emitted a day ago
+        };
+        for (String[] r : records) {
+            values.add(bytes(r[0]));
+            times.add(t0 + Long.parseLong(r[1]));
+        }
+        KAFKA.produce(in, values, times);
+        Configuration conf = boundedJob(in, frontier, dead);
+        conf.setString("parallelism.default", "2");
+        conf.setString("dedup.mode", "APPROXIMATE");
+        conf.setString("dedup.forget-after", "7 d");
+        FirstSeenJob.run(conf);
+
+        Map<String, List<Long>> emitted = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : KAFKA.drain(frontier)) {
+            JsonNode n = json.readTree(r.value());
+            emitted.computeIfAbsent(n.get("canonical").asText(), k -> new ArrayList<>())
+                    .add(n.get("first_seen").asLong());
+        }
+        assertThat(emitted)
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of(
+                                "http://a.com/1",
+                                List.of(t0, forgotten),
+                                "http://b.com/1",
+                                List.of(t0, forgotten + day)));
+    }
+
+    /**
      * Data mixed with ops, a failure injected after a checkpoint: the frontier is exactly what a
      * model (a set of seen canonical URLs, applied in input order) predicts, each emission once.
      */

@@ -102,6 +102,14 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     }
 
     public void produce(String topic, Collection<byte[]> values) {
+        produce(topic, new ArrayList<>(values), null);
+    }
+
+    /**
+     * {@code values} in order, each with the Kafka timestamp (CreateTime) at the same index of
+     * {@code timestamps}, or the producer's clock if that is null.
+     */
+    public void produce(String topic, List<byte[]> values, List<Long> timestamps) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
@@ -109,8 +117,9 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 << 20);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
-            for (byte[] v : values) {
-                producer.send(new ProducerRecord<>(topic, v));
+            for (int i = 0; i < values.size(); i++) {
+                Long ts = timestamps == null ? null : timestamps.get(i);
+                producer.send(new ProducerRecord<>(topic, null, ts, null, values.get(i)));
             }
             producer.flush();
         }
