@@ -5,6 +5,7 @@ import static dev.firstseen.dedup.DedupOperatorTest.accumulator;
 import static dev.firstseen.dedup.DedupOperatorTest.checkpoint;
 import static dev.firstseen.dedup.DedupOperatorTest.checkpointAll;
 import static dev.firstseen.dedup.DedupOperatorTest.emitted;
+import static dev.firstseen.dedup.DedupOperatorTest.processAtItsTime;
 import static dev.firstseen.dedup.DedupOperatorTest.subtaskOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,18 +87,8 @@ class ApproximateForgetAfterTest {
             List<CanonicalUrl> urls)
             throws Exception {
         for (CanonicalUrl u : urls) {
-            process(h, u);
+            processAtItsTime(h, u);
         }
-    }
-
-    private static void process(
-            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
-            CanonicalUrl u)
-            throws Exception {
-        if (u.source.timestamp > h.getProcessingTime()) {
-            h.setProcessingTime(u.source.timestamp);
-        }
-        h.processElement(u, 0L);
     }
 
     @Test
@@ -221,7 +212,7 @@ class ApproximateForgetAfterTest {
         feed(one, urls);
         var two = t.rescaled(cfg, checkpoint(one, 1), 1, 2);
         for (CanonicalUrl u : urls) {
-            process(two.get(subtaskOf(u.key, 2)), u);
+            processAtItsTime(two.get(subtaskOf(u.key, 2)), u);
         }
         assertThat(emitted(two.get(0))).isEmpty();
         assertThat(emitted(two.get(1))).isEmpty();
@@ -260,7 +251,7 @@ class ApproximateForgetAfterTest {
             long ts = T0 + span * i / n;
             String key = "d" + (int) Math.floor(Math.pow(rnd.nextDouble(), 2) * 30) + ".com";
             CanonicalUrl u = at(key, rnd.nextInt(4000), ts);
-            process(h, u);
+            processAtItsTime(h, u);
             boolean out = !h.getOutput().isEmpty();
             h.getOutput().clear();
             Long last = lastEmitted.get(u.canonical);

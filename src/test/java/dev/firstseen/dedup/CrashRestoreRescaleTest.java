@@ -2,6 +2,7 @@ package dev.firstseen.dedup;
 
 import static dev.firstseen.dedup.DedupOperatorTest.builder;
 import static dev.firstseen.dedup.DedupOperatorTest.checkpointAll;
+import static dev.firstseen.dedup.DedupOperatorTest.processAtItsTime;
 import static dev.firstseen.dedup.DedupOperatorTest.subtaskOf;
 import static dev.firstseen.dedup.DedupOperatorTest.url;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -236,7 +237,7 @@ class CrashRestoreRescaleTest {
             int end = Math.min(input.size(), pos + 1 + rnd.nextInt(2500));
             for (; pos < end; pos++) {
                 CanonicalUrl u = input.get(pos);
-                process(subtasks.get(subtaskOf(u.key, parallelism)), u);
+                processAtItsTime(subtasks.get(subtaskOf(u.key, parallelism)), u);
             }
             boolean fewFailures = pos == input.size() && run.failures < 3;
             double r = ++sinceFailure >= 8 || fewFailures ? 0.7 : rnd.nextDouble();
@@ -268,21 +269,6 @@ class CrashRestoreRescaleTest {
         assertThat(run.failures).as("failures in the schedule").isGreaterThanOrEqualTo(3);
         assertThat(run.completed).as("completed checkpoints").isGreaterThanOrEqualTo(3);
         return run;
-    }
-
-    /**
-     * Hands {@code u} to {@code h}, first moving its processing time up to the record's timestamp
-     * if it has one: a job's clock is never behind its records, and the sweep timers of {@code
-     * dedup.forget-after} fire as it moves.
-     */
-    private static void process(
-            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
-            CanonicalUrl u)
-            throws Exception {
-        if (u.source.timestamp > h.getProcessingTime()) {
-            h.setProcessingTime(u.source.timestamp);
-        }
-        h.processElement(u, 0L);
     }
 
     /**

@@ -297,6 +297,21 @@ class DedupOperatorTest {
         }
     }
 
+    /**
+     * Hands {@code u} to {@code h}, first moving its processing time up to the record's timestamp
+     * if it has one: a job's clock is never behind its records, and the sweep timers of {@code
+     * dedup.forget-after} fire as it moves.
+     */
+    static void processAtItsTime(
+            KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
+            CanonicalUrl u)
+            throws Exception {
+        if (u.source.timestamp > h.getProcessingTime()) {
+            h.setProcessingTime(u.source.timestamp);
+        }
+        h.processElement(u, 0L);
+    }
+
     static long accumulator(
             KeyedOneInputStreamOperatorTestHarness<String, CanonicalUrl, FrontierRecord> h,
             String name) {
