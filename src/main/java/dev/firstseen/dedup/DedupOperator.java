@@ -829,7 +829,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
      * records that follow, as exact mode's idle sweep does.
      */
     private void armGenerationSweep(FilterMeta m) throws Exception {
-        long newest = m.until(m.classCount() - 1);
+        long newest = m.newestUntil();
         long now = getProcessingTimeService().getCurrentProcessingTime();
         armSweepAt(Math.max(newest, now) + forgetAfter);
     }
@@ -927,7 +927,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
                     public boolean inCurrentGeneration(KeyFilter f, Fingerprint p)
                             throws Exception {
                         return f.meta.hasGenerations()
-                                && decisionTime(in) < f.meta.until(f.meta.classCount() - 1)
+                                && decisionTime(in) < f.meta.newestUntil()
                                 && f.inNewestGeneration(p, loader);
                     }
 
@@ -966,9 +966,7 @@ public final class DedupOperator extends AbstractStreamOperator<FrontierRecord>
      * generation of {@code t}, started first if the key's newest one has ended.
      */
     private void insert(KeyFilter f, Fingerprint fp, long t) throws Exception {
-        if (generationMillis > 0
-                && f.meta.hasGenerations()
-                && t >= f.meta.until(f.meta.classCount() - 1)) {
+        if (generationMillis > 0 && f.meta.hasGenerations() && t >= f.meta.newestUntil()) {
             f.startGeneration(generationEnd(t));
             armGenerationSweep(f.meta);
         }

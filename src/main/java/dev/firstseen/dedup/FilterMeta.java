@@ -366,6 +366,11 @@ public final class FilterMeta {
         return untils[c];
     }
 
+    /** The end of the newest class's generation (epoch milliseconds). */
+    long newestUntil() {
+        return untils[untils.length - 1];
+    }
+
     /** The ends of the classes' generations, one per class; null without generations. */
     long[] untils() {
         return untils;

@@ -1532,7 +1532,7 @@ final class KeyFilter {
         if (c < 0) {
             return deferredHolds(fp);
         }
-        return meta.until(c) == meta.until(meta.classCount() - 1);
+        return meta.until(c) == meta.newestUntil();
     }
 
     /**

@@ -479,23 +479,34 @@ final class PackedFilter {
      * pending inserts.
      */
     static int length(byte[] p, int start) {
+        Reader r = new Reader(p, start);
+        boolean generations = (r.next() & 1) != 0;
+        int classes = (int) r.next();
+        r.at = generationEnds(p, start);
+        for (int c = 0; generations && c < classes; c++) {
+            r.next();
+        }
+        return r.at - start;
+    }
+
+    /**
+     * Where the generation ends of the filter packed at {@code start} of {@code p} begin: past its
+     * pages and its pending inserts (its end, for a filter without generations).
+     */
+    private static int generationEnds(byte[] p, int start) {
         int[] end = new int[1];
         long pages = 0;
         for (long code : codes(p, start, end)) {
             pages += code > 1 ? code - 1 : 0;
         }
-        Reader r = new Reader(p, start);
-        boolean generations = (r.next() & 1) != 0;
-        int classes = (int) r.next();
-        r.at = end[0] + (int) pages;
+        int at = end[0] + (int) pages;
         if ((p[start] & DUE) != 0) {
+            Reader r = new Reader(p, start);
+            r.at = at;
             long n = r.next();
-            r.at += (int) (8 * n);
+            at = r.at + (int) (8 * n);
         }
-        for (int c = 0; generations && c < classes; c++) {
-            r.next();
-        }
-        return r.at - start;
+        return at;
     }
 
     /**
@@ -510,16 +521,7 @@ final class PackedFilter {
             return false;
         }
         int classes = (int) r.next();
-        int[] end = new int[1];
-        long pages = 0;
-        for (long code : codes(p, start, end)) {
-            pages += code > 1 ? code - 1 : 0;
-        }
-        r.at = end[0] + (int) pages;
-        if ((p[start] & DUE) != 0) {
-            long n = r.next();
-            r.at += (int) (8 * n);
-        }
+        r.at = generationEnds(p, start);
         long first = r.next();
         long newest = first;
         for (int c = 1; c < classes; c++) {
